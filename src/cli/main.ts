@@ -1,0 +1,80 @@
+/**
+ * The `flowgate` command line. Each command is a function of its arguments and an IO; this
+ * file only declares them (with their help) and maps outcomes to exit codes.
+ */
+import { readFileSync } from 'node:fs'
+import { Command, CommanderError } from 'commander'
+import { createKeyCommand } from './commands/keys.js'
+import { runCommand, type RunCommandOptions } from './commands/run.js'
+import { validateCommand } from './commands/validate.js'
+import { processIO, type CliIO } from './io.js'
+
+const { version } = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string }
+
+export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  let exitCode = 0
+  const program = new Command()
+    .name('flowgate')
+    .description('An open-source flow gateway: declarative flows served over HTTP.')
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(run with --help for usage)')
+
+  program
+    .command('run')
+    .description('Run a flow locally and print its outputs as JSON')
+    .argument('<flow-file>', 'a .flow.yaml (or .json) file; flows it calls are found next to it')
+    .option('-i, --input <json>', 'input values as a JSON object', undefined)
+    .option('--input-file <file>', 'read the input JSON object from a file')
+    .option('--headers <json>', 'request headers as a JSON object (for wrap headers)')
+    .option('--context <json>', 'the run context as a JSON object (userName, authorities, ...)')
+    .option('--timeout <ms>', "cap the flow's time limit, in milliseconds")
+    .option(
+      '--log-level <level>',
+      'lowest level of log steps printed to stderr (debug, info, warn, error)',
+      'info',
+    )
+    .addHelpText(
+      'after',
+      `\nExample:\n  flowgate run examples/demo/flows/greet.flow.yaml --input '{"name":"Ada"}'`,
+    )
+    .action(async (file: string, options: RunCommandOptions) => {
+      exitCode = await runCommand(file, options, io)
+    })
+
+  program
+    .command('validate')
+    .description('Check a project (flowgate.yaml and flows/) and print every problem')
+    .argument('<dir>', 'the project directory')
+    .option('--json', 'print the diagnostics as JSON')
+    .addHelpText('after', '\nExit code 0 when valid (warnings allowed), 1 when any error is found.')
+    .action(async (dir: string, options: { json?: boolean }) => {
+      exitCode = await validateCommand(dir, options, io)
+    })
+
+  const keys = program.command('keys').description('Manage API keys')
+  keys
+    .command('create')
+    .description('Create an API key: prints the key once and the sha256 to put in flowgate.yaml')
+    .requiredOption('--user <name>', 'the user the key belongs to')
+    .option('--name <name>', 'a name for the key (default: <user>-<hash prefix>)')
+    .option('--json', 'print {key, sha256, name, user} as JSON')
+    .action((options: { user: string; name?: string; json?: boolean }) => {
+      exitCode = createKeyCommand(options, io)
+    })
+
+  try {
+    await program.parseAsync([...argv])
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0.
+      return error.exitCode
+    }
+    io.err(`flowgate: ${(error as Error).message}\n`)
+    return 1
+  }
+  return exitCode
+}
