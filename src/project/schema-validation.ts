@@ -14,6 +14,9 @@ const schemaDirectory = new URL('../../schemas/', import.meta.url)
 
 let compiled: Record<SchemaName, ValidateFunction> | undefined
 
+/** The step definition carries this `$comment`, so its errors can be recognised. */
+const stepMarker = 'flowgate:step'
+
 function validators(): Record<SchemaName, ValidateFunction> {
   if (compiled) return compiled
   const ajv = new Ajv({
@@ -54,8 +57,8 @@ function toProblems(errors: readonly ErrorObject[], root: unknown): Problem[] {
   // Steps first: an unknown or ambiguous step makes every other error at its path noise.
   const stepPaths = new Set<string>()
   for (const error of errors) {
-    if (!error.schemaPath.startsWith('#/definitions/step/')) continue
-    if (error.keyword !== 'anyOf') continue
+    const parent = error.parentSchema as { $comment?: string } | undefined
+    if (error.keyword !== 'anyOf' || !parent?.$comment?.startsWith(stepMarker)) continue
     const path = pathOf(error.instancePath)
     stepPaths.add(error.instancePath)
     const value = valueAt(root, path) as Record<string, unknown>
@@ -71,14 +74,10 @@ function toProblems(errors: readonly ErrorObject[], root: unknown): Problem[] {
     )
   }
   for (const error of errors) {
-    if (stepPaths.has(error.instancePath) && error.schemaPath.startsWith('#/definitions/step/'))
-      continue
-    if (
-      error.keyword === 'if' ||
-      (error.keyword === 'anyOf' && error.schemaPath.startsWith('#/definitions/step/'))
-    ) {
-      continue
-    }
+    // The anyOf of a step and its `required` branches were reported above as one message;
+    // `if` errors only repeat the errors of their `then`.
+    if (stepPaths.has(error.instancePath) && error.schemaPath.startsWith('#/anyOf')) continue
+    if (error.keyword === 'if') continue
     const message = messageOf(error, root)
     if (message === undefined) continue
     push(message)

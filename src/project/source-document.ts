@@ -50,7 +50,8 @@ export function parseSource(file: string, text: string): SourceDocument {
   })
   if (document.errors.length > 0) {
     if (file.endsWith('.json')) return parseJsonFallback(file, text, lineCounter)
-    const errors = document.errors.map((error) => {
+    // Only the first error: the ones after it are mostly its echoes.
+    const errors = document.errors.slice(0, 1).map((error) => {
       const pos = lineCounter.linePos(error.pos[0])
       return {
         file,
