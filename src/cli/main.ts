@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
 import { createKeyCommand } from './commands/keys.js'
 import { runCommand, type RunCommandOptions } from './commands/run.js'
+import { serveCommand, type ServeOptions } from './commands/serve.js'
 import { validateCommand } from './commands/validate.js'
 import { processIO, type CliIO } from './io.js'
 
@@ -43,6 +44,43 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
     )
     .action(async (file: string, options: RunCommandOptions) => {
       exitCode = await runCommand(file, options, io)
+    })
+
+  program
+    .command('serve')
+    .description('Serve a project over HTTP on the embedded store')
+    .option(
+      '-p, --project <dir>',
+      'the project to apply and serve (without it, serve what the store holds)',
+    )
+    .option('--port <port>', 'port to listen on (env PORT)', '8080')
+    .option('--host <host>', 'address to listen on (env HOST)', '127.0.0.1')
+    .option(
+      '--data <dir>',
+      'data directory of the embedded store (env FLOWGATE_DATA)',
+      './.flowgate',
+    )
+    .option('--watch', 're-apply the project when its files change')
+    .option(
+      '--body-limit <bytes>',
+      'largest request body accepted (env FLOWGATE_BODY_LIMIT)',
+      String(1024 * 1024),
+    )
+    .option('--log-level <level>', 'trace, debug, info, warn, error (env LOG_LEVEL)', 'info')
+    .addHelpText(
+      'after',
+      `
+Environment:
+  FLOWGATE_ADMIN_TOKEN       bearer token of the admin API (/admin/v1); without it the admin API is closed
+  ENABLE_INSECURE_MAPPINGS   "1" lets flows map response headers and content type
+  FLOWGATE_MAX_BODY_DEPTH    deepest JSON nesting accepted in bodies (64)
+  FLOWGATE_REQUEST_TIMEOUT_MS, FLOWGATE_KEEP_ALIVE_TIMEOUT_MS, FLOWGATE_MAX_CONNECTIONS
+
+Example:
+  flowgate serve --project examples/demo --watch`,
+    )
+    .action(async (options: ServeOptions) => {
+      exitCode = await serveCommand(options, io)
     })
 
   program

@@ -9,10 +9,27 @@
 export const errorCatalogue = {
   // Requests and inputs
   BAD_REQUEST: { status: 400, message: 'The request is malformed' },
+  NOT_FOUND: { status: 404, message: 'Nothing is deployed at this address' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This address does not accept this method' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
+  AUTH_REQUIRED: { status: 401, message: 'Credentials are required' },
+  AUTH_INVALID_CREDENTIALS: { status: 401, message: 'The credentials are not valid' },
+  FORBIDDEN: { status: 403, message: 'You may not do this' },
+  ADMIN_DISABLED: {
+    status: 403,
+    message: 'The admin API is closed: set FLOWGATE_ADMIN_TOKEN to open it',
+  },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The server is not ready or is shutting down' },
   INPUT_REQUIRED: { status: 400, message: 'A required input is missing' },
   INPUT_INVALID: { status: 400, message: 'An input cannot be converted to its declared type' },
   // Files users write
   VALIDATION_FAILED: { status: 400, message: 'The document is invalid' },
+  APPLY_CONFLICT: {
+    status: 409,
+    message: 'The project conflicts with another project in the store',
+  },
   // Flow run outcomes
   FLOW_THROWN: { status: 500, message: 'The flow threw an error' },
   EXPRESSION_FAILED: { status: 500, message: 'An expression failed while it was evaluated' },
@@ -27,6 +44,10 @@ export const errorCatalogue = {
   HTTP_FAILED: { status: 500, message: 'An HTTP call made by the flow failed' },
   HTTP_TIMEOUT: { status: 500, message: 'An HTTP call made by the flow timed out' },
   FLOW_CANCELLED: { status: 500, message: 'The flow run was cancelled' },
+  RESPONSE_MAPPING_INVALID: {
+    status: 500,
+    message: 'The response mapping produced an invalid response',
+  },
   FLOW_NOT_FOUND: { status: 404, message: 'No such flow' },
   // Anything we did not foresee
   INTERNAL: { status: 500, message: 'Internal error' },

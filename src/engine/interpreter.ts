@@ -50,7 +50,12 @@ export type RunResult =
       /** Final values of every declared variable, for response mapping. */
       readonly variables: Record<string, unknown>
     }
-  | { readonly kind: 'failed'; readonly error: FlowError }
+  | {
+      readonly kind: 'failed'
+      readonly error: FlowError
+      /** For INTERNAL errors: what went wrong, for the log (never for the client). */
+      readonly cause?: unknown
+    }
 
 const silentLogger: FlowLogger = { log() {} }
 
@@ -86,7 +91,12 @@ export async function runFlow(
     await frame.runSteps(flow.steps)
     return { kind: 'completed', outputs: outputsOf(frame), variables: variablesOf(frame) }
   } catch (error) {
-    return { kind: 'failed', error: asFailure(error).toFlowError(flow.name) }
+    const failure = asFailure(error)
+    return {
+      kind: 'failed',
+      error: failure.toFlowError(flow.name),
+      ...(failure.cause !== undefined && { cause: failure.cause }),
+    }
   }
 }
 

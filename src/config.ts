@@ -1,0 +1,99 @@
+/**
+ * The server's configuration: command-line flags over environment over defaults, parsed once
+ * at boot and frozen. Defaults carry their units. Code that needs the environment takes it as
+ * an argument (`loadConfig(env = process.env)`), so tests pass their own.
+ */
+export interface ServerConfig {
+  readonly projectDirectory: string | undefined
+  readonly dataDirectory: string
+  readonly host: string
+  readonly port: number
+  readonly watch: boolean
+  /** Bearer token of the admin API; undefined keeps the admin API closed. */
+  readonly adminToken: string | undefined
+  /** ENABLE_INSECURE_MAPPINGS=1: responses may map headers and content type (SPEC 5). */
+  readonly insecureMappings: boolean
+  readonly bodyLimitBytes: number
+  readonly maxBodyDepth: number
+  readonly requestTimeoutMs: number
+  readonly keepAliveTimeoutMs: number
+  readonly maxConnections: number
+  readonly executionFlushMs: number
+  readonly logLevel: string
+  /** Caps every flow run started by an HTTP request. */
+  readonly flowTimeoutMs: number | undefined
+}
+
+export interface ConfigOverrides {
+  project?: string
+  data?: string
+  host?: string
+  port?: string | number
+  watch?: boolean
+  bodyLimit?: string | number
+  logLevel?: string
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: ConfigOverrides = {},
+): ServerConfig {
+  const integer = (
+    name: string,
+    raw: string | number | undefined,
+    fallback: number,
+    min = 0,
+    max = Number.MAX_SAFE_INTEGER,
+  ) => {
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new ConfigError(
+        `${name} must be a whole number from ${min} to ${max}, not '${String(raw)}'`,
+      )
+    }
+    return value
+  }
+  const token = env.FLOWGATE_ADMIN_TOKEN
+  return Object.freeze({
+    projectDirectory: overrides.project,
+    dataDirectory: overrides.data ?? env.FLOWGATE_DATA ?? './.flowgate',
+    host: overrides.host ?? env.HOST ?? '127.0.0.1',
+    port: integer('--port', overrides.port ?? env.PORT, 8080, 0, 65535),
+    watch: overrides.watch ?? false,
+    adminToken: token !== undefined && token !== '' ? token : undefined,
+    insecureMappings: env.ENABLE_INSECURE_MAPPINGS === '1',
+    bodyLimitBytes: integer(
+      '--body-limit',
+      overrides.bodyLimit ?? env.FLOWGATE_BODY_LIMIT,
+      1024 * 1024,
+      1,
+    ),
+    maxBodyDepth: integer('FLOWGATE_MAX_BODY_DEPTH', env.FLOWGATE_MAX_BODY_DEPTH, 64, 1, 10_000),
+    requestTimeoutMs: integer(
+      'FLOWGATE_REQUEST_TIMEOUT_MS',
+      env.FLOWGATE_REQUEST_TIMEOUT_MS,
+      60_000,
+      1,
+    ),
+    keepAliveTimeoutMs: integer(
+      'FLOWGATE_KEEP_ALIVE_TIMEOUT_MS',
+      env.FLOWGATE_KEEP_ALIVE_TIMEOUT_MS,
+      72_000,
+      1,
+    ),
+    maxConnections: integer('FLOWGATE_MAX_CONNECTIONS', env.FLOWGATE_MAX_CONNECTIONS, 10_000, 1),
+    executionFlushMs: integer(
+      'FLOWGATE_EXECUTION_FLUSH_MS',
+      env.FLOWGATE_EXECUTION_FLUSH_MS,
+      100,
+      1,
+    ),
+    logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
+    flowTimeoutMs: env.FLOWGATE_FLOW_TIMEOUT_MS
+      ? integer('FLOWGATE_FLOW_TIMEOUT_MS', env.FLOWGATE_FLOW_TIMEOUT_MS, 30_000, 1)
+      : undefined,
+  })
+}

@@ -1,0 +1,311 @@
+/**
+ * The composition root: wiring happens here and nowhere else. `buildServer` takes the
+ * configuration, a store and a logger, and returns the Fastify app with the business, admin
+ * and system surfaces mounted, plus what the CLI needs to run it (reload, apply, close).
+ */
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+} from 'fastify'
+import swagger from '@fastify/swagger'
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import { adminPlugin } from './admin/admin-plugin.js'
+import type { ServerConfig } from './config.js'
+import { AppError } from './core/errors.js'
+import type { FetchLike } from './engine/blocks/block.js'
+import { businessPlugin, splitUrl } from './gateway/business-plugin.js'
+import { ExecutionRecorder } from './gateway/execution-recorder.js'
+import { GatewayMetrics } from './gateway/metrics.js'
+import { parseJsonBody } from './gateway/request/json-body.js'
+import { redactUrl } from './gateway/request/query-string.js'
+import {
+  RouteTable,
+  defaultMechanisms,
+  type MechanismFactory,
+} from './gateway/routing/route-table.js'
+import type { GatewayServices } from './gateway/serve-deployment.js'
+import type { SourceFile } from './project/load-project.js'
+import {
+  applyProjectDirectory,
+  applyProjectSources,
+  type ApplyResult,
+} from './services/apply-project.js'
+import {
+  buildRuntimeConfiguration,
+  type FlowCache,
+  type RuntimeConfiguration,
+} from './services/runtime-configuration.js'
+import type { Store } from './storage/store.js'
+
+export interface ServerDependencies {
+  readonly config: ServerConfig
+  readonly store: Store
+  readonly logger: Logger
+  readonly fetch?: FetchLike
+  /** Authentication mechanisms by type (the workflow mechanism plugs in here). */
+  readonly mechanisms?: MechanismFactory
+}
+
+export interface FlowgateServer {
+  readonly app: FastifyInstance
+  readonly metrics: GatewayMetrics
+  /** Rebuilds the in-memory configuration from the store and swaps it in. */
+  reload(): Promise<RuntimeConfiguration>
+  applyDirectory(directory: string): Promise<ApplyResult>
+  applySources(projectFile: SourceFile, flowFiles: SourceFile[]): Promise<ApplyResult>
+  /** Stops accepting, drains in-flight requests, writes pending executions. */
+  close(): Promise<void>
+}
+
+const requestIdPattern = /^[\w.:@-]{1,200}$/
+
+export async function buildServer(deps: ServerDependencies): Promise<FlowgateServer> {
+  const { config, store, logger } = deps
+  const metrics = new GatewayMetrics({ processMetrics: true })
+  const recorder = new ExecutionRecorder(store.executions, {
+    flushIntervalMs: config.executionFlushMs,
+    maxBatch: 1000,
+    onError: (err, pending) =>
+      logger.error({ err, pending }, 'writing execution records failed; will retry'),
+  })
+  const shutdown = new AbortController()
+  const flowCache: FlowCache = new Map()
+  let table: RouteTable | undefined
+  let applying: Promise<unknown> = Promise.resolve()
+
+  const services: GatewayServices = {
+    recorder,
+    metrics,
+    insecureMappings: config.insecureMappings,
+    flowLogger: {
+      log: (level, message, fields) => logger[level]({ ...fields, source: 'flow' }, message),
+    },
+    log: (level, message, fields) => logger[level](fields, message),
+    signal: shutdown.signal,
+    ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+    ...(config.flowTimeoutMs !== undefined && { flowTimeoutMs: config.flowTimeoutMs }),
+  }
+
+  const reload = async (): Promise<RuntimeConfiguration> => {
+    const runtime = buildRuntimeConfiguration(await store.configuration.load(), flowCache)
+    for (const problem of runtime.problems)
+      logger.error({ problem }, 'a stored flow cannot be served')
+    table = new RouteTable(runtime, deps.mechanisms ?? defaultMechanisms)
+    logger.info(
+      { revision: runtime.revision, applications: runtime.applications.size },
+      'configuration loaded',
+    )
+    return runtime
+  }
+
+  // Applies are serialized: two at once would race on the snapshot they swap in.
+  const serialized = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = applying.then(task, task)
+    applying = next.catch(() => undefined)
+    return next
+  }
+  const afterApply = async (result: ApplyResult): Promise<ApplyResult> => {
+    if (result.kind === 'applied') await reload()
+    return result
+  }
+
+  // Typed as Fastify's base logger so that the instance keeps Fastify's default generics.
+  const baseLogger: FastifyBaseLogger = logger
+  const app: FastifyInstance = Fastify({
+    loggerInstance: baseLogger,
+    // One line per request is written by our own onResponse hook (with route and execution id).
+    logController: new LogController({ disableRequestLogging: true }),
+    ajv: { customOptions: { allowUnionTypes: true } },
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID()
+    },
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply)
+        .code(400)
+        .send({ error: { code: 'BAD_REQUEST', message: error.message } })
+    },
+  })
+  app.decorateRequest('notes', null)
+
+  // JSON only; an empty body is {}; nesting depth and prototype keys are checked once.
+  app.removeAllContentTypeParsers()
+  for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
+      const parsed = parseJsonBody(body as string, config.maxBodyDepth)
+      if (parsed.ok) done(null, parsed.value)
+      else done(new AppError('BAD_REQUEST', {}, { message: parsed.message }), undefined)
+    })
+  }
+
+  const started = new WeakMap<object, number>()
+  app.addHook('onRequest', (request, reply, done) => {
+    started.set(request, performance.now())
+    void reply.header('x-request-id', request.id)
+    done()
+  })
+  app.addHook('onResponse', (request, reply, done) => {
+    const begin = started.get(request)
+    const durationMs = begin === undefined ? 0 : performance.now() - begin
+    const notes = request.notes
+    metrics.request(
+      notes === null
+        ? {
+            surface: 'system',
+            application: '-',
+            stage: '-',
+            endpoint: request.routeOptions.url ?? '-',
+          }
+        : {
+            surface: notes.surface,
+            application: notes.application,
+            stage: notes.stage,
+            endpoint: notes.endpoint,
+          },
+      reply.statusCode,
+      durationMs / 1000,
+    )
+    logger.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        url: redactUrl(splitUrl(request.url).path === request.url ? request.url : request.url),
+        route:
+          notes === null
+            ? request.routeOptions.url
+            : notes.surface === 'business'
+              ? `${notes.application}/${notes.stage}/${notes.endpoint}`
+              : notes.endpoint,
+        status: reply.statusCode,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        ...(notes?.executionId !== undefined && { executionId: notes.executionId }),
+      },
+      'request',
+    )
+    done()
+  })
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.status).send({
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(Object.keys(error.details).length > 0 && { details: error.details }),
+        },
+      })
+    }
+    const mapped = mapFrameworkError(error)
+    if (mapped === undefined) {
+      request.log.error({ err: error, reqId: request.id }, 'unexpected error')
+      return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Internal error' } })
+    }
+    return reply.code(mapped.status).send({ error: { code: mapped.code, message: mapped.message } })
+  })
+  app.setNotFoundHandler((_request, reply) => {
+    void reply
+      .code(404)
+      .send({ error: { code: 'NOT_FOUND', message: 'Nothing is deployed at this address' } })
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'flowgate admin API', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    hideUntagged: true,
+  })
+
+  app.get('/healthz', () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    const ready = table !== undefined && (await store.ping())
+    return reply
+      .code(ready ? 200 : 503)
+      .send(
+        ready ? { status: 'ready', revision: table!.runtime.revision } : { status: 'not ready' },
+      )
+  })
+  app.get('/metrics', async (_request, reply) => {
+    return reply
+      .header('content-type', metrics.registry.contentType)
+      .send(await metrics.registry.metrics())
+  })
+
+  await app.register(async (admin) => {
+    adminPlugin({
+      adminToken: config.adminToken,
+      runtime: () => table?.runtime,
+      executions: store.executions,
+      apply: (projectFile, flowFiles) =>
+        serialized(() => applyProjectSources(store, projectFile, flowFiles).then(afterApply)),
+    })(admin)
+    admin.get(
+      '/admin/v1/openapi.json',
+      { schema: { tags: ['admin'], summary: 'This document' } },
+      () => admin.swagger(),
+    )
+    await Promise.resolve()
+  })
+  businessPlugin({ table: () => table, services })(app)
+
+  app.addHook('onReady', async () => {
+    app.server.maxConnections = config.maxConnections
+    app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000)
+    await Promise.resolve()
+  })
+
+  return {
+    app,
+    metrics,
+    reload,
+    applyDirectory: (directory) =>
+      serialized(() => applyProjectDirectory(store, directory).then(afterApply)),
+    applySources: (projectFile, flowFiles) =>
+      serialized(() => applyProjectSources(store, projectFile, flowFiles).then(afterApply)),
+    async close() {
+      await app.close()
+      shutdown.abort()
+      await recorder.close()
+    },
+  }
+}
+
+function mapFrameworkError(
+  error: FastifyError,
+): { status: number; code: string; message: string } | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return {
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The request body is larger than allowed',
+      }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return {
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'The request body must be JSON (content-type: application/json)',
+      }
+    case 'FST_ERR_VALIDATION':
+      return { status: 400, code: 'BAD_REQUEST', message: error.message }
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return {
+      status: error.statusCode,
+      code: error.statusCode === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST',
+      message: error.message,
+    }
+  }
+  return undefined
+}

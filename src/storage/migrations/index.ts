@@ -1,0 +1,141 @@
+/**
+ * Schema migrations, in order, written with Kysely's schema builder so that every SQL backend
+ * runs the same ones. Never edit a released migration: add the next one.
+ */
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('meta')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createTable('projects')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('applied_at', 'text', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createTable('users')
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('roles', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('users_pk', ['project_id', 'name'])
+      .execute()
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('user_name', 'text', (c) => c.notNull())
+      .addColumn('sha256', 'text', (c) => c.notNull().unique())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('api_keys_pk', ['project_id', 'name'])
+      .execute()
+    await db.schema
+      .createTable('worker_groups')
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('worker_groups_pk', ['project_id', 'name'])
+      .execute()
+    await db.schema
+      .createTable('applications')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('authentication', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createTable('stages')
+      .addColumn('application', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('stages_pk', ['application', 'name'])
+      .execute()
+    await db.schema
+      .createTable('endpoints')
+      .addColumn('application', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('method', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('endpoints_pk', ['application', 'name'])
+      .execute()
+    await db.schema
+      .createTable('deployments')
+      .addColumn('application', 'text', (c) => c.notNull())
+      .addColumn('stage', 'text', (c) => c.notNull())
+      .addColumn('endpoint', 'text', (c) => c.notNull())
+      .addColumn('flow', 'text', (c) => c.notNull())
+      .addColumn('error_status_code', 'integer')
+      .addColumn('response', 'text')
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('deployments_pk', ['application', 'stage', 'endpoint'])
+      .execute()
+    await db.schema
+      .createTable('flows')
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('latest_version', 'integer', (c) => c.notNull())
+      .addColumn('file', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('flows_pk', ['project_id', 'name'])
+      .execute()
+    await db.schema
+      .createTable('flow_versions')
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('flow_versions_pk', ['project_id', 'name', 'version'])
+      .execute()
+    await db.schema
+      .createTable('executions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('request_id', 'text', (c) => c.notNull())
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('flow', 'text', (c) => c.notNull())
+      .addColumn('flow_version', 'integer', (c) => c.notNull())
+      .addColumn('trigger', 'text', (c) => c.notNull())
+      .addColumn('application', 'text')
+      .addColumn('stage', 'text')
+      .addColumn('endpoint', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text', (c) => c.notNull())
+      .addColumn('finished_at', 'text')
+      .addColumn('duration_ms', 'real')
+      .addColumn('error_code', 'text')
+      .addColumn('error_message', 'text')
+      .execute()
+    await db.schema
+      .createIndex('executions_started')
+      .on('executions')
+      .columns(['started_at', 'id'])
+      .execute()
+    await db.schema
+      .createIndex('executions_flow_started')
+      .on('executions')
+      .columns(['flow', 'started_at', 'id'])
+      .execute()
+    await db.schema
+      .createIndex('executions_request')
+      .on('executions')
+      .column('request_id')
+      .execute()
+    await sql`insert into meta (key, value) values ('revision', '0')`.execute(db)
+  },
+}
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+}
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+}

@@ -1,0 +1,82 @@
+/**
+ * What the store keeps, in the shapes the rest of flowgate uses (no SQL types here).
+ */
+import type { ApplicationDocument, UserDocument, ApiKeyDocument } from '../project/project-model.js'
+
+/** One project as applied: its flowgate.yaml content and the source of every flow. */
+export interface ProjectApplication {
+  readonly owner: string
+  readonly name: string
+  readonly users: readonly UserDocument[]
+  readonly apiKeys: readonly ApiKeyDocument[]
+  readonly workerGroups: readonly string[]
+  readonly applications: readonly ApplicationDocument[]
+  readonly flows: readonly FlowSource[]
+}
+
+export interface FlowSource {
+  readonly name: string
+  /** File name as the user wrote it (`flows/greet.flow.yaml`), for diagnostics. */
+  readonly file: string
+  readonly source: string
+  /** sha256 of `source`: a different hash makes a new version. */
+  readonly hash: string
+}
+
+export interface StoredFlow extends FlowSource {
+  readonly version: number
+}
+
+export interface StoredProject extends Omit<ProjectApplication, 'flows'> {
+  readonly id: string
+  readonly flows: readonly StoredFlow[]
+  readonly appliedAt: string
+}
+
+export interface StoredConfiguration {
+  /** Increases on every apply; other processes poll it to know when to reload. */
+  readonly revision: number
+  readonly projects: readonly StoredProject[]
+}
+
+export interface ApplyOutcome {
+  readonly revision: number
+  readonly flows: readonly {
+    readonly name: string
+    readonly version: number
+    readonly changed: boolean
+  }[]
+}
+
+export type ExecutionStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+export type ExecutionTrigger = 'http' | 'authentication' | 'trigger'
+
+export interface ExecutionRecord {
+  readonly id: string
+  /** Shared by every run one request caused (authentication and business runs). */
+  readonly requestId: string
+  readonly projectId: string
+  readonly flow: string
+  readonly flowVersion: number
+  readonly trigger: ExecutionTrigger
+  readonly application: string | null
+  readonly stage: string | null
+  readonly endpoint: string | null
+  readonly status: ExecutionStatus
+  readonly startedAt: string
+  readonly finishedAt: string | null
+  readonly durationMs: number | null
+  readonly errorCode: string | null
+  readonly errorMessage: string | null
+}
+
+export interface ExecutionQuery {
+  readonly flow?: string
+  readonly projectId?: string
+  readonly requestId?: string
+  readonly limit: number
+}
+
+export function projectId(owner: string, name: string): string {
+  return `${owner}/${name}`
+}

@@ -1,0 +1,95 @@
+/** `flowgate serve` as a process: start-up apply, --watch, SIGTERM drain with nothing lost. */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js'
+import { projectDir } from '../helpers/project-dir.js'
+import { startServe, type ServeProcess } from '../helpers/serve-process.js'
+
+const project = {
+  'flowgate.yaml': `owner: alice
+project: demo
+applications:
+  - name: app
+    owner: alice
+    stages: [prod]
+    endpoints:
+      - { name: hello, method: GET, path: /hello }
+    deployments:
+      - { stage: prod, endpoint: hello, flow: hello }
+`,
+  'flows/hello.flow.yaml': 'name: hello\nsteps:\n  - assign: { result: one }\n',
+}
+
+let serve: ServeProcess | undefined
+afterEach(async () => {
+  await serve?.stop('SIGKILL')
+  serve = undefined
+})
+
+describe('flowgate serve', () => {
+  it('applies the project, prints its URL, serves it, and drains on SIGTERM without losing executions', async () => {
+    const dir = projectDir(project)
+    const data = mkdtempSync(join(tmpdir(), 'flowgate-serve-'))
+    serve = await startServe(['--project', dir, '--data', data])
+    expect(serve.stdout()).toMatch(/applied .* \(revision 1; 1 flows, new versions: hello v1\)/)
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${serve!.url}/app/prod/hello`)),
+    )
+    expect(responses.every((r) => r.status === 200)).toBe(true)
+    expect(await serve.stop('SIGTERM')).toBe(0)
+    const store = await SqliteStore.open(data)
+    expect(await store.executions.list({ limit: 100 })).toHaveLength(20)
+    await store.close()
+  })
+
+  it('is idempotent across restarts: the same project keeps its flow versions', async () => {
+    const dir = projectDir(project)
+    const data = mkdtempSync(join(tmpdir(), 'flowgate-serve-'))
+    serve = await startServe(['--project', dir, '--data', data])
+    await serve.stop()
+    serve = await startServe(['--project', dir, '--data', data])
+    expect(serve.stdout()).toMatch(/applied .* \(revision 2; 1 flows\)/)
+  })
+
+  it('refuses to start on an invalid project, printing every problem', async () => {
+    const dir = projectDir({
+      ...project,
+      'flows/hello.flow.yaml': 'name: hello\nsteps:\n  - teleport: {}\n',
+    })
+    await expect(
+      startServe(['--project', dir, '--data', mkdtempSync(join(tmpdir(), 'flowgate-serve-'))]),
+    ).rejects.toThrow(
+      /hello\.flow\.yaml:3:5 unknown step 'teleport'[\s\S]*the project is invalid; nothing is served/,
+    )
+  })
+
+  it('with --watch, applies changes and keeps the old configuration when a change is invalid', async () => {
+    const dir = projectDir(project)
+    serve = await startServe([
+      '--project',
+      dir,
+      '--data',
+      mkdtempSync(join(tmpdir(), 'flowgate-serve-')),
+      '--watch',
+    ])
+    await serve.waitFor(/watching .* for changes/)
+    expect(await (await fetch(`${serve.url}/app/prod/hello`)).json()).toEqual({ result: 'one' })
+
+    writeFileSync(
+      join(dir, 'flows/hello.flow.yaml'),
+      'name: hello\nsteps:\n  - assign: { result: two }\n',
+    )
+    await serve.waitFor(/new versions: hello v2/)
+    expect(await (await fetch(`${serve.url}/app/prod/hello`)).json()).toEqual({ result: 'two' })
+
+    writeFileSync(
+      join(dir, 'flows/hello.flow.yaml'),
+      'name: hello\nsteps:\n  - assign: { result: "{% 1 + %}" }\n',
+    )
+    await serve.waitFor(/still serving the previous configuration/)
+    expect(serve.stderr()).toMatch(/hello\.flow\.yaml:3:\d+ expression syntax error/)
+    expect(await (await fetch(`${serve.url}/app/prod/hello`)).json()).toEqual({ result: 'two' })
+  })
+})
