@@ -17,16 +17,13 @@ import { adminPlugin } from './admin/admin-plugin.js'
 import type { ServerConfig } from './config.js'
 import { AppError } from './core/errors.js'
 import type { FetchLike } from './engine/blocks/block.js'
+import { mechanismFactory } from './gateway/auth/mechanisms.js'
 import { businessPlugin, splitUrl } from './gateway/business-plugin.js'
 import { ExecutionRecorder } from './gateway/execution-recorder.js'
 import { GatewayMetrics } from './gateway/metrics.js'
 import { parseJsonBody } from './gateway/request/json-body.js'
 import { redactUrl } from './gateway/request/query-string.js'
-import {
-  RouteTable,
-  defaultMechanisms,
-  type MechanismFactory,
-} from './gateway/routing/route-table.js'
+import { RouteTable, type MechanismFactory } from './gateway/routing/route-table.js'
 import type { GatewayServices } from './gateway/serve-deployment.js'
 import type { SourceFile } from './project/load-project.js'
 import {
@@ -94,7 +91,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     const runtime = buildRuntimeConfiguration(await store.configuration.load(), flowCache)
     for (const problem of runtime.problems)
       logger.error({ problem }, 'a stored flow cannot be served')
-    table = new RouteTable(runtime, deps.mechanisms ?? defaultMechanisms)
+    table = new RouteTable(runtime, deps.mechanisms ?? mechanismFactory(services))
     logger.info(
       { revision: runtime.revision, applications: runtime.applications.size },
       'configuration loaded',
@@ -246,6 +243,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
       adminToken: config.adminToken,
       runtime: () => table?.runtime,
       executions: store.executions,
+      flushExecutions: () => recorder.flush(),
       apply: (projectFile, flowFiles) =>
         serialized(() => applyProjectSources(store, projectFile, flowFiles).then(afterApply)),
     })(admin)
@@ -256,7 +254,12 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     )
     await Promise.resolve()
   })
-  businessPlugin({ table: () => table, services })(app)
+  businessPlugin({
+    table: () => table,
+    services,
+    bodyLimitBytes: config.bodyLimitBytes,
+    maxBodyDepth: config.maxBodyDepth,
+  })(app)
 
   app.addHook('onReady', async () => {
     app.server.maxConnections = config.maxConnections

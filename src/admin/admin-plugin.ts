@@ -22,6 +22,8 @@ export interface AdminDependencies {
   readonly adminToken: string | undefined
   readonly runtime: () => RuntimeConfiguration | undefined
   readonly executions: ExecutionRepository
+  /** Writes buffered execution records, so that a read sees every finished request. */
+  readonly flushExecutions: () => Promise<void>
   /** Validates, stores and starts serving a project; resolves once it is served. */
   readonly apply: (projectFile: SourceFile, flowFiles: SourceFile[]) => Promise<ApplyResult>
 }
@@ -108,6 +110,7 @@ export function adminPlugin(deps: AdminDependencies) {
       { schema: adminSchemas.listExecutions },
       async (request) => {
         const { flow, limit, requestId } = request.query
+        await deps.flushExecutions()
         const records = await deps.executions.list({
           ...(flow !== undefined && { flow }),
           ...(requestId !== undefined && { requestId }),

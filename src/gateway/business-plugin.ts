@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorResponse, type GatewayRequest, type GatewayResponse } from './http-types.js'
+import { parseJsonBody } from './request/json-body.js'
 import { parseQueryString } from './request/query-string.js'
 import type { RouteTable } from './routing/route-table.js'
 import { serveDeployment, type GatewayServices } from './serve-deployment.js'
@@ -13,6 +14,8 @@ export interface BusinessSurface {
   /** The route table of the configuration being served; undefined until the first load. */
   readonly table: () => RouteTable | undefined
   readonly services: GatewayServices
+  readonly bodyLimitBytes: number
+  readonly maxBodyDepth: number
 }
 
 /** What the request log and metrics learn about a request once it was routed. */
@@ -58,6 +61,55 @@ export function toGatewayRequest(
   }
 }
 
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length']
+  return (
+    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+  )
+}
+
+/**
+ * Fastify does not parse the body of a GET (or HEAD) request. When a POST authentication
+ * endpoint guards a GET business endpoint, its inputs still come from the JSON body (seed
+ * 2.1), so that body is read here, with the same limits and checks as any other.
+ */
+async function readUnparsedBody(
+  request: FastifyRequest,
+  limit: number,
+  maxDepth: number,
+): Promise<{ kind: 'read'; value: unknown } | { kind: 'refused'; response: GatewayResponse }> {
+  const type = request.headers['content-type'] ?? ''
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    return {
+      kind: 'refused',
+      response: errorResponse(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The request body must be JSON (content-type: application/json)',
+      ),
+    }
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit)
+      return {
+        kind: 'refused',
+        response: errorResponse(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          'The request body is larger than allowed',
+        ),
+      }
+    chunks.push(chunk)
+  }
+  const parsed = parseJsonBody(Buffer.concat(chunks).toString('utf8'), maxDepth)
+  if (!parsed.ok)
+    return { kind: 'refused', response: errorResponse(400, 'BAD_REQUEST', parsed.message) }
+  return { kind: 'read', value: parsed.value }
+}
+
 export function businessPlugin(surface: BusinessSurface) {
   return function register(app: FastifyInstance): void {
     app.route({
@@ -101,8 +153,22 @@ export function businessPlugin(surface: BusinessSurface) {
               endpoint: route.endpoint.name,
               executionId: undefined,
             }
+            let gatewayRequest = toGatewayRequest(request, path, query.query)
+            if (
+              lookup.app.authReadsBody &&
+              (request.body === undefined || request.body === null) &&
+              hasBody(request)
+            ) {
+              const body = await readUnparsedBody(
+                request,
+                surface.bodyLimitBytes,
+                surface.maxBodyDepth,
+              )
+              if (body.kind === 'refused') return sendGatewayResponse(reply, body.response)
+              gatewayRequest = { ...gatewayRequest, body: body.value }
+            }
             const served = await serveDeployment(
-              toGatewayRequest(request, path, query.query),
+              gatewayRequest,
               route,
               lookup.app,
               lookup.params,

@@ -196,11 +196,16 @@ export async function runAndRecord(
 
 /**
  * SPEC 4.4: a flow error answers with the deployment's Error Status Code and
- * `{"error": {"code", "message", "flow", "step"}}`. Input errors are the client's: 400.
+ * `{"error": {"code", "message", "flow", "step"}}`. Input errors are the client's: 400 (an
+ * authentication flow says otherwise: to it, missing credentials are a 401).
  */
-export function flowErrorResponse(error: FlowError, status: number): GatewayResponse {
+export function flowErrorResponse(
+  error: FlowError,
+  status: number,
+  options: { inputErrorStatus?: number } = {},
+): GatewayResponse {
   if (inputErrors.has(error.code)) {
-    return errorResponse(400, error.code, error.message, {
+    return errorResponse(options.inputErrorStatus ?? 400, error.code, error.message, {
       flow: error.flow,
       ...(error.details && { details: error.details }),
     })

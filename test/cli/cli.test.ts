@@ -190,3 +190,33 @@ describe('flowgate keys create', () => {
     expect(text).toContain('user: bob')
   })
 })
+
+describe('flowgate validate: settings warnings of workflow authentication', () => {
+  it('prints a warning per stage lacking the authentication deployment, and exits 0', () => {
+    const dir = projectDir({
+      'flowgate.yaml': `owner: alice
+project: p
+applications:
+  - name: shop
+    owner: alice
+    stages: [dev, qa, prod]
+    endpoints:
+      - { name: auth, method: GET, path: /auth }
+    deployments:
+      - { stage: prod, endpoint: auth, flow: a }
+    authentication:
+      - { type: workflow, stage: current, endpoint: auth }
+`,
+      'flows/a.flow.yaml': 'name: a\nsteps: []\n',
+    })
+    const { code, stdout } = flowgate(['validate', dir])
+    expect(code).toBe(0)
+    expect(stdout).toContain(
+      "warning: application shop: workflow authentication points at stage 'dev' and endpoint 'auth', where no flow is deployed",
+    )
+    expect(stdout).toContain(
+      "warning: application shop: workflow authentication points at stage 'qa' and endpoint 'auth', where no flow is deployed",
+    )
+    expect(stdout).toContain('valid (1 flow, 1 application, 2 warnings)')
+  })
+})

@@ -79,7 +79,13 @@ function invalid(message: string): FlowFailure {
 export async function mapResponse(
   configured: CompiledResponse | undefined,
   run: MappingInput,
-  options: { insecureMappings: boolean; defaultStatus?: number },
+  options: {
+    insecureMappings: boolean
+    /** Status when none is mapped (200; 401 for a refusing authentication flow). */
+    defaultStatus?: number
+    /** Body when none is mapped (the outputs, response variables left out, by default). */
+    defaultBody?: unknown
+  },
 ): Promise<GatewayResponse> {
   const { outputs } = run
   let scope: Record<string, unknown> | undefined
@@ -110,7 +116,7 @@ export async function mapResponse(
   }
 
   let body = await pick('body', 'responseBody')
-  if (body === undefined) body = withoutResponseVariables(outputs)
+  if (body === undefined) body = options.defaultBody ?? withoutResponseVariables(outputs)
 
   const formatValue = (await pick('format', 'responseFormat')) ?? 'JSON'
   const headers: Record<string, string> = {}

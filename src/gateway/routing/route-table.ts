@@ -12,10 +12,8 @@ import type {
   RuntimeConfiguration,
   RuntimeFlow,
 } from '../../services/runtime-configuration.js'
-import { apiKeyAuthenticator } from '../auth/api-key.js'
 import { authChain, type AuthChain } from '../auth/chain.js'
 import type { AuthMechanism } from '../auth/types.js'
-import { errorResponse } from '../http-types.js'
 import { compileResponse, type CompiledResponse } from '../response/response-mapping.js'
 
 export interface DeploymentRoute {
@@ -37,6 +35,8 @@ export interface ApplicationRoutes {
   readonly deployments: ReadonlyMap<string, DeploymentRoute>
   readonly endpoints: ReadonlyMap<string, EndpointDocument>
   readonly auth: AuthChain
+  /** An authentication flow reads the JSON body, even of GET requests (seed 2.1). */
+  readonly authReadsBody: boolean
 }
 
 export type RouteLookup =
@@ -68,7 +68,7 @@ export class RouteTable {
 
   constructor(
     readonly runtime: RuntimeConfiguration,
-    mechanismFactory: MechanismFactory = defaultMechanisms,
+    mechanismFactory: MechanismFactory,
   ) {
     for (const application of runtime.applications.values()) {
       const routes = buildApplication(application, runtime, mechanismFactory)
@@ -195,24 +195,14 @@ function buildApplication(
     deployments,
     endpoints,
     auth: authChain([]),
+    authReadsBody: (doc.authentication ?? []).some((a) => {
+      if (a.type !== 'workflow') return false
+      const method = endpoints.get(a.endpoint)?.method
+      return method === 'POST' || method === 'PUT' || method === 'PATCH'
+    }),
   }
   routes.auth = authChain(
     (doc.authentication ?? []).map((definition) => mechanisms(definition, routes, runtime)),
   )
   return routes
-}
-
-/** The built-in mechanisms; a type this build does not know refuses every request. */
-export const defaultMechanisms: MechanismFactory = (definition, app, runtime) => {
-  if (definition.type === 'apiKey')
-    return apiKeyAuthenticator(runtime.apiKeys, app.application.project)
-  const response = errorResponse(
-    500,
-    'INTERNAL',
-    `Authentication mechanism '${definition.type}' is not available`,
-  )
-  return {
-    type: definition.type,
-    authenticate: () => ({ kind: 'rejected', code: 'INTERNAL', response }),
-  }
 }
