@@ -3,7 +3,7 @@
  * and 7), through HTTP.
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settle, startGateway, type TestGateway } from '../helpers/gateway.js'
 import { workflowProject } from './workflow-fixtures.js'
@@ -289,7 +289,7 @@ describe('seed section 7: errors', () => {
   })
 
   it('7 a hanging authentication flow times out into the error path; the server keeps serving others', async () => {
-    const sockets = new Set<import('node:net').Socket>()
+    const sockets = new Set<Socket>()
     const silent: Server = createServer(() => undefined)
     silent.on('connection', (s) => sockets.add(s))
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
@@ -300,8 +300,8 @@ describe('seed section 7: errors', () => {
         gw.inject(`/hanging/prod/thing?target=${encodeURIComponent(target)}`),
         ...Array.from({ length: 20 }, () => gw.inject('/get-auth/prod/thing?token=ok')),
       ])
-      expect(hung!.statusCode).toBe(401)
-      expect(hung!.json().error.code).toBe('FLOW_TIMEOUT')
+      expect(hung.statusCode).toBe(401)
+      expect(hung.json().error.code).toBe('FLOW_TIMEOUT')
       expect(Date.now() - started).toBeLessThan(5000)
       expect(others.every((r) => r.statusCode === 200)).toBe(true)
     } finally {
