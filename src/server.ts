@@ -12,6 +12,7 @@ import Fastify, {
 } from 'fastify'
 import swagger from '@fastify/swagger'
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
 import type { Logger } from 'pino'
 import { adminPlugin } from './admin/admin-plugin.js'
 import type { ServerConfig } from './config.js'
@@ -118,8 +119,21 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allowUnionTypes: true } },
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: config.requestTimeoutMs,
-    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Our own server, for the limits Fastify has no option for: Node checks request and
+    // header timeouts only every connectionsCheckingInterval (30 s by default).
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+        },
+        handler,
+      )
+      server.maxConnections = config.maxConnections
+      return server
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     genReqId: (req) => {
@@ -261,12 +275,6 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     maxBodyDepth: config.maxBodyDepth,
   })(app)
 
-  app.addHook('onReady', async () => {
-    app.server.maxConnections = config.maxConnections
-    app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000)
-    await Promise.resolve()
-  })
-
   return {
     app,
     metrics,
@@ -276,7 +284,20 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     applySources: (projectFile, flowFiles) =>
       serialized(() => applyProjectSources(store, projectFile, flowFiles).then(afterApply)),
     async close() {
-      await app.close()
+      // Keep-alive connections turn idle as their last request finishes; close them as they
+      // do, so that draining ends when the last in-flight request is answered. Past the
+      // request timeout, whatever is left is cut (its flows are cancelled).
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
+      const deadline = setTimeout(() => {
+        shutdown.abort()
+        app.server.closeAllConnections()
+      }, config.requestTimeoutMs)
+      try {
+        await app.close()
+      } finally {
+        clearInterval(sweep)
+        clearTimeout(deadline)
+      }
       shutdown.abort()
       await recorder.close()
     },

@@ -93,3 +93,33 @@ describe('flowgate serve', () => {
     expect(await (await fetch(`${serve.url}/app/prod/hello`)).json()).toEqual({ result: 'two' })
   })
 })
+
+describe('flowgate serve shutdown', () => {
+  it('lets a request in flight finish on SIGTERM, then exits 0', async () => {
+    const { createServer } = await import('node:http')
+    const slowService = createServer((_req, res) => setTimeout(() => res.end('{"late":true}'), 700))
+    await new Promise<void>((resolve) => slowService.listen(0, '127.0.0.1', resolve))
+    const port = (slowService.address() as import('node:net').AddressInfo).port
+    const dir = projectDir({
+      ...project,
+      'flows/hello.flow.yaml': `name: hello\nstart:\n  variables:\n    - { name: answer, type: object }\nsteps:\n  - http: { url: "http://127.0.0.1:${port}/", into: answer }\n  - assign: { result: "{% $answer.status %}" }\n`,
+    })
+    try {
+      serve = await startServe([
+        '--project',
+        dir,
+        '--data',
+        mkdtempSync(join(tmpdir(), 'flowgate-serve-')),
+      ])
+      const inFlight = fetch(`${serve.url}/app/prod/hello`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const exited = serve.stop('SIGTERM')
+      const response = await inFlight
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ result: 200 })
+      expect(await exited).toBe(0)
+    } finally {
+      slowService.close()
+    }
+  })
+})

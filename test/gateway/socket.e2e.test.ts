@@ -73,3 +73,30 @@ describe('over a real socket', () => {
     expect(results.map((r) => r.got.n)).toEqual(Array.from({ length: 50 }, (_, i) => i))
   })
 })
+
+describe('connection limits', () => {
+  it('answers 408 when a request body does not arrive in time', async () => {
+    const slow = await startGateway(publicProject, { FLOWGATE_REQUEST_TIMEOUT_MS: '300' })
+    const url = new URL(await slow.listen())
+    try {
+      const { connect } = await import('node:net')
+      const started = Date.now()
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          // Headers promise a body that never comes.
+          socket.write(
+            'POST /shop/prod/echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{',
+          )
+        })
+        let data = ''
+        socket.on('data', (chunk: Buffer) => (data += chunk.toString()))
+        socket.on('close', () => resolve(data))
+        socket.on('error', reject)
+      })
+      expect(answer).toMatch(/^HTTP\/1\.1 408/)
+      expect(Date.now() - started).toBeLessThan(5000)
+    } finally {
+      await slow.close()
+    }
+  })
+})
