@@ -1,5 +1,6 @@
 /** `flowgate serve` as a process: start-up apply, --watch, SIGTERM drain with nothing lost. */
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -99,7 +100,7 @@ describe('flowgate serve shutdown', () => {
     const { createServer } = await import('node:http')
     const slowService = createServer((_req, res) => setTimeout(() => res.end('{"late":true}'), 700))
     await new Promise<void>((resolve) => slowService.listen(0, '127.0.0.1', resolve))
-    const port = (slowService.address() as import('node:net').AddressInfo).port
+    const port = (slowService.address() as AddressInfo).port
     const dir = projectDir({
       ...project,
       'flows/hello.flow.yaml': `name: hello\nstart:\n  variables:\n    - { name: answer, type: object }\nsteps:\n  - http: { url: "http://127.0.0.1:${port}/", into: answer }\n  - assign: { result: "{% $answer.status %}" }\n`,
