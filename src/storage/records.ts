@@ -68,6 +68,14 @@ export interface ExecutionRecord {
   readonly durationMs: number | null
   readonly errorCode: string | null
   readonly errorMessage: string | null
+  /** Queued runs (triggers) only. */
+  readonly workerGroup?: string | null
+  readonly attempts?: number
+  readonly maxAttempts?: number
+  /** The run's `$result`, kept for trigger runs (not for business endpoints). */
+  readonly result?: unknown
+  /** The whole flow error, kept for trigger runs. */
+  readonly error?: Readonly<Record<string, unknown>> | null
 }
 
 export interface ExecutionQuery {

@@ -57,5 +57,26 @@ export interface Database {
     duration_ms: number | null
     error_code: string | null
     error_message: string | null
+    worker_group: string | null
+    attempts: number | null
+    max_attempts: number | null
+    available_at: string | null
+    lease_owner: string | null
+    lease_expires_at: string | null
+    queued_at: string | null
+    inputs: string | null
+    body: string | null
+    context: string | null
+    result: string | null
+    error: string | null
+  }
+  workers: {
+    id: string
+    groups: string
+    concurrency: number
+    host: string
+    pid: number
+    started_at: string
+    heartbeat_at: string
   }
 }

@@ -3,6 +3,7 @@
  * `postgres/`). Nothing outside `src/storage` knows SQL; every backend passes
  * `test/contract/store.contract.ts`.
  */
+import type { JobQueue } from '../queue/queue.js'
 import type {
   ApplyOutcome,
   ExecutionQuery,
@@ -36,6 +37,7 @@ export interface ExecutionRepository {
 export interface Store {
   readonly configuration: ConfigurationRepository
   readonly executions: ExecutionRepository
+  readonly queue: JobQueue
   /** Cheap liveness check for /readyz. */
   ping(): Promise<boolean>
   close(): Promise<void>

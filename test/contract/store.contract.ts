@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { NewJob } from '../../src/queue/queue.js'
 import type { ExecutionRecord, ProjectApplication } from '../../src/storage/records.js'
 import type { Store } from '../../src/storage/store.js'
 
@@ -206,6 +207,148 @@ export function storeContract(backend: string, options: ContractOptions): void {
       })
       await store.executions.insertMany([failed])
       expect(await store.executions.list({ requestId: 'r-9', limit: 10 })).toEqual([failed])
+    })
+
+    const job = (id: string, overrides: Partial<NewJob> = {}): NewJob => ({
+      id,
+      requestId: `req-${id}`,
+      projectId: 'alice/demo',
+      flow: 'a',
+      flowVersion: 1,
+      workerGroup: 'default',
+      maxAttempts: 2,
+      inputs: { n: 1 },
+      body: { n: 1 },
+      context: { userName: 'alice' },
+      queuedAt: new Date('2026-01-01T00:00:00.000Z'),
+      ...overrides,
+    })
+    const t = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms)
+
+    it('queues jobs durably and leases each to one worker, oldest first, by group', async () => {
+      await open()
+      await store.queue.enqueue(job('j1'))
+      await store.queue.enqueue(job('j2', { queuedAt: t(1) }))
+      await store.queue.enqueue(job('j3', { workerGroup: 'batch' }))
+      expect(await store.executions.get('j1')).toMatchObject({
+        status: 'queued',
+        workerGroup: 'default',
+        attempts: 0,
+        maxAttempts: 2,
+        trigger: 'trigger',
+      })
+      const first = await store.queue.claim('w1', ['default'], 1000, t(10))
+      expect(first).toMatchObject({
+        id: 'j1',
+        attempts: 1,
+        inputs: { n: 1 },
+        body: { n: 1 },
+        context: { userName: 'alice' },
+      })
+      const second = await store.queue.claim('w2', ['default'], 1000, t(10))
+      expect(second?.id).toBe('j2')
+      expect(await store.queue.claim('w3', ['default'], 1000, t(10))).toBeUndefined()
+      expect((await store.queue.claim('w3', ['batch', 'other'], 1000, t(10)))?.id).toBe('j3')
+      expect(await store.executions.get('j1')).toMatchObject({ status: 'running', attempts: 1 })
+    })
+
+    it('records the outcome only for the worker holding the lease', async () => {
+      await open()
+      await store.queue.enqueue(job('j1'))
+      await store.queue.claim('w1', ['default'], 1000, t(10))
+      const done = {
+        status: 'succeeded' as const,
+        result: { ok: true },
+        finishedAt: t(20),
+        durationMs: 10,
+      }
+      expect(await store.queue.complete('j1', 'intruder', done)).toBe(false)
+      expect(await store.queue.renew('j1', 'intruder', 1000, t(15))).toBe(false)
+      expect(await store.queue.renew('j1', 'w1', 1000, t(15))).toBe(true)
+      expect(await store.queue.complete('j1', 'w1', done)).toBe(true)
+      expect(await store.executions.get('j1')).toMatchObject({
+        status: 'succeeded',
+        result: { ok: true },
+        durationMs: 10,
+        finishedAt: t(20).toISOString(),
+      })
+      expect(await store.queue.complete('j1', 'w1', done)).toBe(false)
+
+      await store.queue.enqueue(job('j2'))
+      await store.queue.claim('w1', ['default'], 1000, t(30))
+      const error = { code: 'E_X', message: 'boom', flow: 'a', step: 'steps[0]' }
+      await store.queue.complete('j2', 'w1', {
+        status: 'failed',
+        error,
+        finishedAt: t(40),
+        durationMs: 10,
+      })
+      expect(await store.executions.get('j2')).toMatchObject({
+        status: 'failed',
+        error,
+        errorCode: 'E_X',
+      })
+    })
+
+    it('gives a released job back without counting the attempt', async () => {
+      await open()
+      await store.queue.enqueue(job('j1'))
+      await store.queue.claim('w1', ['default'], 1000, t(10))
+      expect(await store.queue.release('j1', 'w1', t(20))).toBe(true)
+      expect(await store.executions.get('j1')).toMatchObject({ status: 'queued', attempts: 0 })
+      expect((await store.queue.claim('w2', ['default'], 1000, t(30)))?.attempts).toBe(1)
+    })
+
+    it('retries a job whose lease expired, after a backoff, then fails it when out of attempts', async () => {
+      await open()
+      await store.queue.enqueue(job('j1'))
+      await store.queue.claim('dead', ['default'], 100, t(0))
+      expect(await store.queue.recoverExpired(t(50), () => 1000)).toEqual({
+        retried: [],
+        failed: [],
+      })
+      expect(await store.queue.recoverExpired(t(200), () => 1000)).toEqual({
+        retried: ['j1'],
+        failed: [],
+      })
+      expect(await store.executions.get('j1')).toMatchObject({
+        status: 'queued',
+        attempts: 1,
+        errorCode: 'WORKER_LOST',
+      })
+      expect(await store.queue.claim('w2', ['default'], 100, t(500))).toBeUndefined() // backoff
+      expect((await store.queue.claim('w2', ['default'], 100, t(1300)))?.attempts).toBe(2)
+      expect(await store.queue.recoverExpired(t(2000), () => 1000)).toEqual({
+        retried: [],
+        failed: ['j1'],
+      })
+      expect(await store.executions.get('j1')).toMatchObject({
+        status: 'failed',
+        attempts: 2,
+        errorCode: 'WORKER_LOST',
+        error: { code: 'WORKER_LOST' },
+      })
+    })
+
+    it('knows the live workers by their heartbeats', async () => {
+      await open()
+      const worker = {
+        id: 'w1',
+        groups: ['default', 'batch'],
+        concurrency: 4,
+        host: 'h',
+        pid: 1,
+        startedAt: t(0),
+      }
+      await store.queue.heartbeat(worker, t(1000))
+      await store.queue.heartbeat({ ...worker, id: 'w2', groups: ['old'] }, t(0))
+      expect((await store.queue.liveWorkers(t(500))).map((w) => [w.id, w.groups])).toEqual([
+        ['w1', ['default', 'batch']],
+      ])
+      await store.queue.heartbeat(worker, t(2000))
+      expect(await store.queue.liveWorkers(t(1500))).toHaveLength(1)
+      await store.queue.removeWorker('w1')
+      expect(await store.queue.liveWorkers(t(0))).toHaveLength(1)
     })
 
     if (options.reopen) {

@@ -69,10 +69,22 @@ function toRow(r: ExecutionRecord): Row {
     duration_ms: r.durationMs,
     error_code: r.errorCode,
     error_message: r.errorMessage,
+    worker_group: r.workerGroup ?? null,
+    attempts: r.attempts ?? null,
+    max_attempts: r.maxAttempts ?? null,
+    available_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    queued_at: null,
+    inputs: null,
+    body: null,
+    context: null,
+    result: r.result === undefined ? null : JSON.stringify(r.result),
+    error: r.error === undefined || r.error === null ? null : JSON.stringify(r.error),
   }
 }
 
-function fromRow(r: Row): ExecutionRecord {
+export function fromRow(r: Row): ExecutionRecord {
   return {
     id: r.id,
     requestId: r.request_id,
@@ -89,5 +101,10 @@ function fromRow(r: Row): ExecutionRecord {
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
     errorCode: r.error_code,
     errorMessage: r.error_message,
+    ...(r.worker_group !== null && { workerGroup: r.worker_group }),
+    ...(r.attempts !== null && { attempts: Number(r.attempts) }),
+    ...(r.max_attempts !== null && { maxAttempts: Number(r.max_attempts) }),
+    ...(r.result !== null && { result: JSON.parse(r.result) as unknown }),
+    ...(r.error !== null && { error: JSON.parse(r.error) as Record<string, unknown> }),
   }
 }

@@ -132,8 +132,52 @@ const initial: Migration = {
   },
 }
 
+/** Queued runs (the trigger endpoint) are executions too: leases, attempts, results. */
+const queue: Migration = {
+  async up(db: Kysely<unknown>) {
+    const columns: [string, 'text' | 'integer'][] = [
+      ['worker_group', 'text'],
+      ['attempts', 'integer'],
+      ['max_attempts', 'integer'],
+      ['available_at', 'text'],
+      ['lease_owner', 'text'],
+      ['lease_expires_at', 'text'],
+      ['queued_at', 'text'],
+      ['inputs', 'text'],
+      ['body', 'text'],
+      ['context', 'text'],
+      ['result', 'text'],
+      ['error', 'text'],
+    ]
+    for (const [name, type] of columns) {
+      await db.schema.alterTable('executions').addColumn(name, type).execute()
+    }
+    await db.schema
+      .createIndex('executions_queue')
+      .on('executions')
+      .columns(['status', 'worker_group', 'available_at'])
+      .execute()
+    await db.schema
+      .createIndex('executions_lease')
+      .on('executions')
+      .columns(['status', 'lease_expires_at'])
+      .execute()
+    await db.schema
+      .createTable('workers')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('groups', 'text', (c) => c.notNull())
+      .addColumn('concurrency', 'integer', (c) => c.notNull())
+      .addColumn('host', 'text', (c) => c.notNull())
+      .addColumn('pid', 'integer', (c) => c.notNull())
+      .addColumn('started_at', 'text', (c) => c.notNull())
+      .addColumn('heartbeat_at', 'text', (c) => c.notNull())
+      .execute()
+  },
+}
+
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_queue': queue,
 }
 
 export const migrationProvider: MigrationProvider = {

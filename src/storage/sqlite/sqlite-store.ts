@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely'
 import { KyselyConfigurationRepository } from '../kysely/configuration-repository.js'
 import { KyselyExecutionRepository } from '../kysely/execution-repository.js'
+import { KyselyQueue } from '../kysely/kysely-queue.js'
 import { migrationProvider } from '../migrations/index.js'
 import type { Database } from '../schema.js'
 import type { Store } from '../store.js'
@@ -15,10 +16,12 @@ import type { Store } from '../store.js'
 export class SqliteStore implements Store {
   readonly configuration: KyselyConfigurationRepository
   readonly executions: KyselyExecutionRepository
+  readonly queue: KyselyQueue
 
   private constructor(private readonly db: Kysely<Database>) {
     this.configuration = new KyselyConfigurationRepository(db)
     this.executions = new KyselyExecutionRepository(db)
+    this.queue = new KyselyQueue(db)
   }
 
   /** Opens (creating when needed) `<dataDirectory>/flowgate.db`; `:memory:` for tests. */
