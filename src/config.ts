@@ -22,9 +22,26 @@ export interface ServerConfig {
   readonly logLevel: string
   /** Caps every flow run started by an HTTP request. */
   readonly flowTimeoutMs: number | undefined
+  /** Worker groups this process runs workers for (`default` plus --worker-groups); empty: none. */
+  readonly workerGroups: readonly string[]
+  readonly workerConcurrency: number
+  /** A worker that does not renew its lease for this long is presumed dead. */
+  readonly leaseMs: number
+  /** Attempts of a queued run whose worker dies (default 3). */
+  readonly maxAttempts: number
+  /** First retry delay after a lost worker; doubles each attempt. */
+  readonly retryBackoffMs: number
+  readonly heartbeatMs: number
+  /** How long a synchronous trigger waits for a live worker of its group before 503. */
+  readonly workerWaitMs: number
+  /** Origins allowed by CORS on business, trigger and execution endpoints; empty: CORS off. */
+  readonly corsOrigins: readonly string[]
 }
 
 export interface ConfigOverrides {
+  workerGroups?: string
+  workerConcurrency?: string | number
+  workers?: boolean
   project?: string
   data?: string
   host?: string
@@ -56,6 +73,11 @@ export function loadConfig(
     }
     return value
   }
+  const list = (raw: string | undefined) =>
+    (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
   const token = env.FLOWGATE_ADMIN_TOKEN
   return Object.freeze({
     projectDirectory: overrides.project,
@@ -95,5 +117,22 @@ export function loadConfig(
     flowTimeoutMs: env.FLOWGATE_FLOW_TIMEOUT_MS
       ? integer('FLOWGATE_FLOW_TIMEOUT_MS', env.FLOWGATE_FLOW_TIMEOUT_MS, 30_000, 1)
       : undefined,
+    workerGroups:
+      overrides.workers === false
+        ? []
+        : [...new Set(['default', ...list(overrides.workerGroups ?? env.FLOWGATE_WORKER_GROUPS)])],
+    workerConcurrency: integer(
+      '--worker-concurrency',
+      overrides.workerConcurrency ?? env.FLOWGATE_WORKER_CONCURRENCY,
+      8,
+      1,
+      10_000,
+    ),
+    leaseMs: integer('FLOWGATE_LEASE_MS', env.FLOWGATE_LEASE_MS, 15_000, 100),
+    maxAttempts: integer('FLOWGATE_MAX_ATTEMPTS', env.FLOWGATE_MAX_ATTEMPTS, 3, 1, 100),
+    retryBackoffMs: integer('FLOWGATE_RETRY_BACKOFF_MS', env.FLOWGATE_RETRY_BACKOFF_MS, 1_000, 0),
+    heartbeatMs: integer('FLOWGATE_HEARTBEAT_MS', env.FLOWGATE_HEARTBEAT_MS, 1_000, 50),
+    workerWaitMs: integer('FLOWGATE_WORKER_WAIT_MS', env.FLOWGATE_WORKER_WAIT_MS, 2_000, 0),
+    corsOrigins: list(env.FLOWGATE_CORS_ORIGINS),
   })
 }

@@ -14,6 +14,7 @@ import swagger from '@fastify/swagger'
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { Logger } from 'pino'
+import cors from '@fastify/cors'
 import { adminPlugin } from './admin/admin-plugin.js'
 import type { ServerConfig } from './config.js'
 import { AppError } from './core/errors.js'
@@ -26,6 +27,10 @@ import { parseJsonBody } from './gateway/request/json-body.js'
 import { redactUrl } from './gateway/request/query-string.js'
 import { RouteTable, type MechanismFactory } from './gateway/routing/route-table.js'
 import type { GatewayServices } from './gateway/serve-deployment.js'
+import { triggerPlugin } from './gateway/trigger-plugin.js'
+import { exponentialBackoff, startRecovery } from './queue/recovery.js'
+import { WorkerPool } from './queue/worker-pool.js'
+import { createJobRunner } from './services/job-runner.js'
 import type { SourceFile } from './project/load-project.js'
 import {
   applyProjectDirectory,
@@ -268,6 +273,58 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     )
     await Promise.resolve()
   })
+  // Workers of this process (default group and --worker-groups), and lost-lease recovery.
+  const runJob = createJobRunner({
+    runtime: () => table?.runtime,
+    flowLogger: services.flowLogger,
+    signal: shutdown.signal,
+    ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+    onRun: (flow, outcome, seconds) => metrics.flowRun(flow, 'trigger', outcome, seconds),
+  })
+  const pool =
+    config.workerGroups.length > 0
+      ? new WorkerPool(store.queue, {
+          groups: config.workerGroups,
+          concurrency: config.workerConcurrency,
+          leaseMs: config.leaseMs,
+          pollMs: 250,
+          heartbeatMs: config.heartbeatMs,
+          run: runJob,
+          onError: (message, err) => logger.warn({ err }, message),
+        })
+      : undefined
+  await pool?.start()
+  const stopRecovery = startRecovery(store.queue, {
+    intervalMs: Math.max(100, Math.floor(config.leaseMs / 3)),
+    backoffMs: exponentialBackoff(config.retryBackoffMs),
+    onRecovered: (report) =>
+      logger.warn(report, 'queued runs lost their worker: retried or failed'),
+    onError: (err) => logger.error({ err }, 'recovering expired leases failed'),
+  })
+
+  if (config.corsOrigins.length > 0) {
+    const origins = config.corsOrigins.includes('*') ? true : [...config.corsOrigins]
+    await app.register(cors, {
+      // The admin API is never opened to browsers of other origins.
+      delegator: (request, callback) =>
+        callback(null, {
+          origin: request.url?.startsWith('/admin/') ? false : origins,
+          exposedHeaders: ['x-request-id', 'x-execution-id', 'location'],
+        }),
+    })
+  }
+  triggerPlugin({
+    runtime: () => table?.runtime,
+    queue: store.queue,
+    pool,
+    runJob,
+    recorder,
+    executions: store.executions,
+    maxAttempts: config.maxAttempts,
+    leaseMs: config.leaseMs,
+    heartbeatMs: config.heartbeatMs,
+    workerWaitMs: config.workerWaitMs,
+  })(app)
   businessPlugin({
     table: () => table,
     services,
@@ -298,6 +355,9 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
         clearInterval(sweep)
         clearTimeout(deadline)
       }
+      // Queued runs in progress finish (or are given back to the queue past the timeout).
+      await pool?.stop(config.requestTimeoutMs)
+      stopRecovery()
       shutdown.abort()
       await recorder.close()
     },

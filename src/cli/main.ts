@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander'
 import { createKeyCommand } from './commands/keys.js'
 import { runCommand, type RunCommandOptions } from './commands/run.js'
 import { serveCommand, type ServeOptions } from './commands/serve.js'
+import { workerCommand, type WorkerOptions } from './commands/worker.js'
 import { validateCommand } from './commands/validate.js'
 import { processIO, type CliIO } from './io.js'
 
@@ -53,20 +54,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
       '-p, --project <dir>',
       'the project to apply and serve (without it, serve what the store holds)',
     )
-    .option('--port <port>', 'port to listen on (env PORT)', '8080')
-    .option('--host <host>', 'address to listen on (env HOST)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (env PORT; default 8080)')
+    .option('--host <host>', 'address to listen on (env HOST; default 127.0.0.1)')
     .option(
       '--data <dir>',
-      'data directory of the embedded store (env FLOWGATE_DATA)',
-      './.flowgate',
+      'data directory of the embedded store (env FLOWGATE_DATA; default ./.flowgate)',
     )
     .option('--watch', 're-apply the project when its files change')
     .option(
       '--body-limit <bytes>',
-      'largest request body accepted (env FLOWGATE_BODY_LIMIT)',
-      String(1024 * 1024),
+      'largest request body accepted (env FLOWGATE_BODY_LIMIT; default 1048576)',
     )
-    .option('--log-level <level>', 'trace, debug, info, warn, error (env LOG_LEVEL)', 'info')
+    .option('--log-level <level>', 'trace, debug, info, warn, error (env LOG_LEVEL; default info)')
+    .option(
+      '--worker-groups <groups>',
+      'worker groups served here besides default, comma-separated (env FLOWGATE_WORKER_GROUPS)',
+    )
+    .option(
+      '--worker-concurrency <n>',
+      'queued runs executed at once here (env FLOWGATE_WORKER_CONCURRENCY; default 8)',
+    )
+    .option('--no-workers', 'run no workers in this process (use flowgate worker)')
     .addHelpText(
       'after',
       `
@@ -81,6 +89,34 @@ Example:
     )
     .action(async (options: ServeOptions) => {
       exitCode = await serveCommand(options, io)
+    })
+
+  program
+    .command('worker')
+    .description('Run workers for some worker groups on the same store as the gateway')
+    .option('--groups <groups>', 'worker groups to serve, comma-separated', 'default')
+    .option(
+      '--data <dir>',
+      'data directory of the store the gateway uses (env FLOWGATE_DATA; default ./.flowgate)',
+    )
+    .option(
+      '--concurrency <n>',
+      'queued runs executed at once (env FLOWGATE_WORKER_CONCURRENCY; default 8)',
+    )
+    .option('--log-level <level>', 'trace, debug, info, warn, error (env LOG_LEVEL; default info)')
+    .addHelpText(
+      'after',
+      `
+A worker leases queued runs of its groups, renews its leases while it runs them, and
+announces itself every second. Killed, its runs are retried elsewhere after its lease
+expires (FLOWGATE_LEASE_MS, 15000) up to FLOWGATE_MAX_ATTEMPTS (3). SIGTERM finishes
+the running jobs first.
+
+Example:
+  flowgate worker --groups default,batch --data ./.flowgate`,
+    )
+    .action(async (options: WorkerOptions) => {
+      exitCode = await workerCommand(options, io)
     })
 
   program

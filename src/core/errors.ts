@@ -22,6 +22,9 @@ export const errorCatalogue = {
     message: 'The admin API is closed: set FLOWGATE_ADMIN_TOKEN to open it',
   },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The server is not ready or is shutting down' },
+  WORKER_GROUP_UNKNOWN: { status: 400, message: 'No such worker group in the project' },
+  NO_LIVE_WORKER: { status: 503, message: 'No live worker serves this worker group' },
+  SYNC_WAIT_TIMEOUT: { status: 504, message: 'The run did not finish in time; poll its execution' },
   INPUT_REQUIRED: { status: 400, message: 'A required input is missing' },
   INPUT_INVALID: { status: 400, message: 'An input cannot be converted to its declared type' },
   // Files users write
@@ -49,6 +52,10 @@ export const errorCatalogue = {
     message: 'The response mapping produced an invalid response',
   },
   FLOW_NOT_FOUND: { status: 404, message: 'No such flow' },
+  WORKER_LOST: {
+    status: 500,
+    message: 'The worker running the flow stopped and no attempt is left',
+  },
   // Anything we did not foresee
   INTERNAL: { status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { status: number; message: string }>

@@ -113,7 +113,8 @@ async function readUnparsedBody(
 export function businessPlugin(surface: BusinessSurface) {
   return function register(app: FastifyInstance): void {
     app.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+      // OPTIONS stays with CORS (preflight) or the 404 handler.
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
       url: '/*',
       handler: async (request, reply) => {
         const table = surface.table()

@@ -212,13 +212,11 @@ export class KyselyQueue implements JobQueue {
       .insertInto('workers')
       .values(values)
       .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet({
-            heartbeat_at: values.heartbeat_at,
-            groups: values.groups,
-            concurrency: values.concurrency,
-          }),
+        oc.column('id').doUpdateSet({
+          heartbeat_at: values.heartbeat_at,
+          groups: values.groups,
+          concurrency: values.concurrency,
+        }),
       )
       .execute()
   }

@@ -1,0 +1,62 @@
+/**
+ * Runs a queued (or synchronously triggered) flow: the flow of the job's project, as the
+ * configuration being served has it now, with the inputs, body and context captured when it
+ * was triggered. Never throws for the flow's own failure: that is an outcome.
+ */
+import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
+import { runFlow } from '../engine/interpreter.js'
+import type { Job, JobOutcome } from '../queue/queue.js'
+import type { RuntimeConfiguration } from './runtime-configuration.js'
+
+export interface JobRunnerDependencies {
+  readonly runtime: () => RuntimeConfiguration | undefined
+  readonly flowLogger: FlowLogger
+  readonly fetch?: FetchLike
+  readonly signal?: AbortSignal
+  readonly onRun?: (flow: string, outcome: 'succeeded' | 'failed', seconds: number) => void
+}
+
+export type JobRunner = (
+  job: Pick<Job, 'id' | 'projectId' | 'flow' | 'inputs' | 'body' | 'context'>,
+) => Promise<JobOutcome>
+
+export function createJobRunner(deps: JobRunnerDependencies): JobRunner {
+  return async (job) => {
+    const started = performance.now()
+    const project = deps.runtime()?.projects.get(job.projectId)
+    const flow = project?.flows.get(job.flow)
+    if (project === undefined || flow === undefined) {
+      return {
+        status: 'failed',
+        error: {
+          code: 'FLOW_NOT_FOUND',
+          message: `No flow '${job.flow}' in project ${job.projectId} any more`,
+          flow: job.flow,
+        },
+        finishedAt: new Date(),
+        durationMs: performance.now() - started,
+      }
+    }
+    const result = await runFlow(
+      flow.compiled,
+      { inputs: job.inputs, body: job.body, context: job.context },
+      {
+        registry: project.registry,
+        executionId: job.id,
+        logger: deps.flowLogger,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.signal !== undefined && { signal: deps.signal }),
+      },
+    )
+    const durationMs = performance.now() - started
+    deps.onRun?.(job.flow, result.kind === 'completed' ? 'succeeded' : 'failed', durationMs / 1000)
+    return result.kind === 'completed'
+      ? {
+          status: 'succeeded',
+          result: result.outputs.result ?? null,
+          finishedAt: new Date(),
+          durationMs,
+        }
+      : { status: 'failed', error: result.error, finishedAt: new Date(), durationMs }
+  }
+}
