@@ -76,6 +76,8 @@ beforeAll(async () => {
 })
 afterAll(() => gw.close())
 
+/** Response bodies are checked by the assertions, whatever their shape. */
+const json = (response: Response): Promise<any> => response.json() as Promise<any>
 const url = (path: string) => `${base}/api/v1/trigger/${path}`
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url(path), {
@@ -96,7 +98,7 @@ describe('seed 4.2 / SPEC 7: POST', () => {
       n: '3',
     })
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({
+    expect(await json(response)).toEqual({
       result: {
         input: 'hello',
         n: 3,
@@ -119,7 +121,7 @@ describe('seed 4.2 / SPEC 7: POST', () => {
   it('answers a flow error of a synchronous run with 500 {"error": ...}', async () => {
     const response = await post('alice/demo/boom?api_key=alice-key&sync=true', {})
     expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({
+    expect(await json(response)).toEqual({
       error: { code: 'E_BOOM', message: 'it broke', flow: 'boom', step: 'steps[0]' },
     })
   })
@@ -127,26 +129,26 @@ describe('seed 4.2 / SPEC 7: POST', () => {
   it('answers a missing required input with 400', async () => {
     const response = await post('alice/demo/needs?api_key=alice-key&sync=true', {})
     expect(response.status).toBe(400)
-    expect((await response.json()).error.code).toBe('INPUT_REQUIRED')
+    expect((await json(response)).error.code).toBe('INPUT_REQUIRED')
   })
 
   it('gives result null when the flow leaves $result unset', async () => {
     const response = await post('alice/demo/nothing?api_key=alice-key&sync=true', {})
-    expect(await response.json()).toEqual({ result: null })
+    expect(await json(response)).toEqual({ result: null })
   })
 })
 
 describe('seed 4.2 / SPEC 7: GET', () => {
   it('1. without extra query parameters, runs with the default input values', async () => {
     const response = await fetch(url('alice/demo/plain?api_key=alice-key&sync=true'))
-    expect(await response.json()).toEqual({ result: { input: 'fallback' } })
+    expect(await json(response)).toEqual({ result: { input: 'fallback' } })
   })
 
   it('2. with wrap body, every extra query parameter is a property of $body; api_key, sync and worker_group are not', async () => {
     const response = await fetch(
       url('alice/demo/echo?api_key=alice-key&sync=true&worker_group=default&input=x&flag=on'),
     )
-    expect(await response.json()).toEqual({
+    expect(await json(response)).toEqual({
       result: {
         input: 'none',
         n: 1,
@@ -159,14 +161,14 @@ describe('seed 4.2 / SPEC 7: GET', () => {
 
   it('2. without wrap body, extra parameters are not visible to the flow', async () => {
     const response = await fetch(url('alice/demo/plain?api_key=alice-key&sync=true&input=x'))
-    expect(await response.json()).toEqual({ result: { input: 'fallback' } })
+    expect(await json(response)).toEqual({ result: { input: 'fallback' } })
   })
 
   it('3. answers {"result": $result}', async () => {
     const response = await fetch(url('alice/demo/needs?api_key=alice-key&sync=true'))
     expect(response.status).toBe(400) // needs a POST body: required input x
     const ok = await fetch(url('alice/demo/echo?api_key=alice-key&sync=true'))
-    expect(Object.keys((await ok.json()) as object)).toEqual(['result'])
+    expect(Object.keys((await json(ok)) as object)).toEqual(['result'])
   })
 })
 
@@ -174,7 +176,7 @@ describe('SPEC 7: keys and permissions', () => {
   it('401 without a key, or with an unknown one', async () => {
     const missing = await fetch(url('alice/demo/echo?sync=true'))
     expect(missing.status).toBe(401)
-    expect((await missing.json()).error.code).toBe('AUTH_REQUIRED')
+    expect((await json(missing)).error.code).toBe('AUTH_REQUIRED')
     expect((await fetch(url('alice/demo/echo?sync=true&api_key=nope'))).status).toBe(401)
   })
 
@@ -182,13 +184,13 @@ describe('SPEC 7: keys and permissions', () => {
     expect((await fetch(url('alice/demo/echo?sync=true&api_key=root-key'))).status).toBe(200)
     const eve = await fetch(url('alice/demo/echo?sync=true&api_key=eve-key'))
     expect(eve.status).toBe(403)
-    expect((await eve.json()).error.code).toBe('FORBIDDEN')
+    expect((await json(eve)).error.code).toBe('FORBIDDEN')
     expect((await fetch(url('alice/demo/echo?sync=true&api_key=mallory-key'))).status).toBe(403)
   })
 
   it('runs with the key user as the context user', async () => {
     const response = await fetch(url('alice/demo/echo?sync=true&api_key=root-key'))
-    expect((await response.json()).result).toMatchObject({ user: 'root', roles: ['admin'] })
+    expect((await json(response)).result).toMatchObject({ user: 'root', roles: ['admin'] })
   })
 
   it('404 for an unknown owner, project or flow, and for another path shape', async () => {
@@ -214,13 +216,13 @@ describe('SPEC 7: asynchronous runs, the queue and worker groups', () => {
   it('queues without sync: 202 {executionId, status: "queued"} with Location; a worker runs it', async () => {
     const response = await post('alice/demo/echo?api_key=alice-key', { input: 'later' })
     expect(response.status).toBe(202)
-    const body = (await response.json()) as { executionId: string; status: string }
+    const body = (await json(response)) as { executionId: string; status: string }
     expect(body).toEqual({ executionId: expect.any(String) as string, status: 'queued' })
     expect(response.headers.get('location')).toBe(`/api/v1/executions/${body.executionId}`)
     const status = await fetch(
       `${base}${response.headers.get('location')}?wait=10&api_key=alice-key`,
     )
-    expect(await status.json()).toMatchObject({
+    expect(await json(status)).toMatchObject({
       executionId: body.executionId,
       status: 'succeeded',
       flow: 'echo',
@@ -237,11 +239,11 @@ describe('SPEC 7: asynchronous runs, the queue and worker groups', () => {
 
   it('keeps the error of a failed queued run', async () => {
     const response = await post('alice/demo/boom?api_key=alice-key', {})
-    const { executionId } = (await response.json()) as { executionId: string }
+    const { executionId } = (await json(response)) as { executionId: string }
     const status = await fetch(`${base}/api/v1/executions/${executionId}?wait=10`, {
       headers: { 'x-api-key': 'alice-key' },
     })
-    expect(await status.json()).toMatchObject({
+    expect(await json(status)).toMatchObject({
       status: 'failed',
       error: { code: 'E_BOOM', message: 'it broke' },
     })
@@ -269,7 +271,7 @@ describe('SPEC 7: asynchronous runs, the queue and worker groups', () => {
     const started = Date.now()
     const response = await post('alice/demo/echo?api_key=alice-key&sync=true&worker_group=idle', {})
     expect(response.status).toBe(503)
-    expect((await response.json()).error).toMatchObject({
+    expect((await json(response)).error).toMatchObject({
       code: 'NO_LIVE_WORKER',
       message: expect.stringContaining('idle') as string,
     })
@@ -296,7 +298,7 @@ describe('SPEC 7: asynchronous runs, the queue and worker groups', () => {
         { input: 'remote' },
       )
       expect(response.status).toBe(200)
-      expect((await response.json()).result).toMatchObject({ input: 'remote' })
+      expect((await json(response)).result).toMatchObject({ input: 'remote' })
       const id = response.headers.get('x-execution-id')!
       const record = await gw.store.executions.get(id)
       expect(record).toMatchObject({ status: 'succeeded', workerGroup: 'batch', attempts: 1 })
@@ -342,7 +344,7 @@ describe('bad input: a 4xx JSON error and nothing queued', () => {
     const before = await queued()
     const response = await send()
     expect(response.status).toBe(status)
-    expect(((await response.json()) as { error: { code: string } }).error.code).toEqual(
+    expect(((await json(response)) as { error: { code: string } }).error.code).toEqual(
       expect.any(String),
     )
     expect(await queued()).toBe(before)
