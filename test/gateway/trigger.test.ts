@@ -1,57 +1,10 @@
 /** The trigger endpoint: every line of seed 4.2 and SPEC 7, through a real socket. */
-import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WorkerPool } from '../../src/queue/worker-pool.js'
 import { createJobRunner } from '../../src/services/job-runner.js'
 import { buildRuntimeConfiguration } from '../../src/services/runtime-configuration.js'
 import { settle, startGateway, type TestGateway } from '../helpers/gateway.js'
-
-const sha = (key: string) => createHash('sha256').update(key).digest('hex')
-
-export const triggerProject: Record<string, string> = {
-  'flowgate.yaml': `owner: alice
-project: demo
-users:
-  - { name: alice, roles: [billing] }
-  - { name: root, roles: [admin] }
-  - { name: eve, roles: [support] }
-apiKeys:
-  - { name: alice-key, user: alice, sha256: ${sha('alice-key')} }
-  - { name: root-key, user: root, sha256: ${sha('root-key')} }
-  - { name: eve-key, user: eve, sha256: ${sha('eve-key')} }
-workerGroups: [default, batch, idle]
-`,
-  'flows/echo.flow.yaml': `name: echo
-start:
-  wrapBody: true
-  variables:
-    - { name: input, type: string, input: true, default: none }
-    - { name: n, type: number, input: true, default: 1 }
-steps:
-  - assign: { result: "{% {'input': $input, 'n': $n, 'body': $body, 'user': $context.userName, 'roles': $context.authorities} %}" }
-`,
-  'flows/plain.flow.yaml': `name: plain
-start:
-  variables:
-    - { name: input, type: string, input: true, default: fallback }
-steps:
-  - assign: { result: "{% {'input': $input, 'body': $body} %}" }
-`,
-  'flows/nothing.flow.yaml': `name: nothing
-steps: []
-`,
-  'flows/boom.flow.yaml': `name: boom
-steps:
-  - throw: { code: E_BOOM, message: it broke }
-`,
-  'flows/needs.flow.yaml': `name: needs
-start:
-  variables:
-    - { name: x, type: number, input: true, required: true }
-steps:
-  - assign: { result: "{% $x %}" }
-`,
-}
+import { sha, triggerProject } from './trigger-fixtures.js'
 
 const otherProject = {
   'flowgate.yaml': `owner: mallory
