@@ -8,6 +8,7 @@
  */
 import jsonata from 'jsonata'
 import { FlowFailure } from '../flow-error.js'
+import { compileFast, FALLBACK } from './fast-path.js'
 import {
   assertWithinLimits,
   limitExceeded,
@@ -20,7 +21,10 @@ export type Scope = Record<string, unknown>
 
 export interface CompiledExpression {
   readonly source: string
-  evaluate(scope: Scope): Promise<unknown>
+  /** Whether the compiled fast path covers this expression (see fast-path.ts). */
+  readonly fast: boolean
+  /** Synchronous when the fast path answers; a promise when JSONata has to. */
+  evaluate(scope: Scope): unknown
 }
 
 export interface ExpressionSyntaxError {
@@ -65,22 +69,32 @@ export function compileExpression(
     options.limits,
   )
   const limits = options.limits
+  const fast = compileFast(expression.ast())
+  const slow = async (scope: Scope): Promise<unknown> => {
+    let value: unknown
+    try {
+      value = await expression.evaluate(undefined, scope)
+    } catch (error) {
+      throw toFlowFailure(error, source, options.timeoutMs)
+    }
+    if (value !== null && typeof value === 'object' && isJsonataFunction(value)) {
+      throw new FlowFailure(
+        'TYPE_MISMATCH',
+        'The expression returned a function; a flow can only keep JSON values',
+      )
+    }
+    assertWithinLimits(value, limits)
+    return value
+  }
+  if (fast === undefined) return { source, fast: false, evaluate: slow }
   return {
     source,
-    async evaluate(scope: Scope): Promise<unknown> {
-      let value: unknown
-      try {
-        value = await expression.evaluate(undefined, scope)
-      } catch (error) {
-        throw toFlowFailure(error, source, options.timeoutMs)
-      }
-      if (value !== null && typeof value === 'object' && isJsonataFunction(value)) {
-        throw new FlowFailure(
-          'TYPE_MISMATCH',
-          'The expression returned a function; a flow can only keep JSON values',
-        )
-      }
-      assertWithinLimits(value, limits)
+    fast: true,
+    evaluate(scope: Scope): unknown {
+      const value = fast(scope)
+      if (value === FALLBACK) return slow(scope)
+      if (typeof value === 'string' && value.length > limits.maxStringLength)
+        assertWithinLimits(value, limits)
       return value
     },
   }

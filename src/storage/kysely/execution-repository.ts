@@ -52,7 +52,7 @@ export class KyselyExecutionRepository implements ExecutionRepository {
   }
 }
 
-function toRow(r: ExecutionRecord): Row {
+export function toRow(r: ExecutionRecord): Row {
   return {
     id: r.id,
     request_id: r.requestId,

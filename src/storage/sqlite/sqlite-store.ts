@@ -7,20 +7,23 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely'
 import { KyselyConfigurationRepository } from '../kysely/configuration-repository.js'
-import { KyselyExecutionRepository } from '../kysely/execution-repository.js'
 import { KyselyQueue } from '../kysely/kysely-queue.js'
 import { migrationProvider } from '../migrations/index.js'
+import { SqliteExecutionRepository } from './sqlite-execution-repository.js'
 import type { Database } from '../schema.js'
 import type { Store } from '../store.js'
 
 export class SqliteStore implements Store {
   readonly configuration: KyselyConfigurationRepository
-  readonly executions: KyselyExecutionRepository
+  readonly executions: SqliteExecutionRepository
   readonly queue: KyselyQueue
 
-  private constructor(private readonly db: Kysely<Database>) {
+  private constructor(
+    private readonly db: Kysely<Database>,
+    raw: SQLite.Database,
+  ) {
     this.configuration = new KyselyConfigurationRepository(db)
-    this.executions = new KyselyExecutionRepository(db)
+    this.executions = new SqliteExecutionRepository(db, raw)
     this.queue = new KyselyQueue(db)
   }
 
@@ -42,7 +45,7 @@ export class SqliteStore implements Store {
       await db.destroy()
       throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`)
     }
-    return new SqliteStore(db)
+    return new SqliteStore(db, database)
   }
 
   async ping(): Promise<boolean> {

@@ -1,0 +1,256 @@
+// npm run bench [-- --quick] [-- --workers 2]
+//
+// Measures flowgate's hot path against a bare node:http server doing the equivalent work, in
+// the same run, on this machine. Each server runs alone, pinned to core 0; wrk (a C load
+// generator: a JavaScript one would be the bottleneck on 2 cores) runs pinned to core 1.
+// After a warm-up, every scenario runs at concurrency 1 and 32, three times (once with
+// --quick); the median is reported with its ratio to the baseline. Results go to
+// bench/results/latest.json and latest.md (not committed; reference.md is).
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const workersAt = args.indexOf('--workers')
+const gatewayWorkers = workersAt === -1 ? 1 : Number(args[workersAt + 1])
+const runs = quick ? 1 : 3
+const seconds = quick ? 3 : 10
+const warmup = quick ? 1 : 3
+const concurrencies = [1, 32]
+const twoCores = cpus().length >= 2
+
+const scenarios = [
+  { name: 'business', method: 'POST', path: '/open/prod/orders' },
+  { name: 'apikey-business', method: 'POST', path: '/keyed/prod/orders', key: 'bench-key' },
+  {
+    name: 'workflow-auth-business',
+    method: 'POST',
+    path: '/guarded/prod/orders',
+    token: 'good-token',
+  },
+  {
+    name: 'auth-refused',
+    method: 'POST',
+    path: '/guarded/prod/orders',
+    token: 'bad-token',
+    refused: true,
+  },
+  {
+    name: 'trigger-post-sync',
+    method: 'POST',
+    path: '/api/v1/trigger/bench/bench/business?sync=true',
+    key: 'bench-key',
+  },
+  {
+    name: 'trigger-get-sync',
+    method: 'GET',
+    path: '/api/v1/trigger/bench/bench/business?sync=true&sku=A1&qty=3',
+    key: 'bench-key',
+  },
+]
+
+if (spawnSync('wrk', ['--version']).error) {
+  console.error(
+    'wrk is needed: apt-get install wrk (Debian), or build it from https://github.com/wg/wrk',
+  )
+  process.exit(1)
+}
+
+const pin = (core, command, commandArgs) =>
+  twoCores ? ['taskset', ['-c', String(core), command, ...commandArgs]] : [command, commandArgs]
+
+function startServer(label, command, commandArgs, port, env = {}) {
+  const [bin, binArgs] = pin(0, command, commandArgs)
+  const started = performance.now()
+  const child = spawn(bin, binArgs, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (c) => (stderr += c.toString()))
+  const ready = (async () => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${label} exited: ${stderr}`)
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/healthz`)
+        if (response.ok) return performance.now() - started
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  })()
+  return { child, ready, stderr: () => stderr }
+}
+
+function wrk(url, scenario, connections, duration) {
+  const [bin, binArgs] = pin(1, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${duration}s`,
+    '--latency',
+    '-s',
+    join(root, 'bench/wrk/request.lua'),
+    url,
+  ])
+  const result = spawnSync(bin, binArgs, {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      BENCH_METHOD: scenario.method,
+      BENCH_API_KEY: scenario.key ?? '',
+      BENCH_TOKEN: scenario.token ?? '',
+    },
+  })
+  const line = result.stdout.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+  if (!line) throw new Error(`wrk failed: ${result.stdout}${result.stderr}`)
+  const raw = JSON.parse(line.slice('BENCH_JSON '.length))
+  return {
+    rps: raw.requests / (raw.duration_us / 1e6),
+    p50Ms: raw.p50_us / 1000,
+    p99Ms: raw.p99_us / 1000,
+    errors: raw.errors,
+    non2xx: raw.non2xx,
+  }
+}
+
+/** Peak resident memory of a process and its children (cluster workers), in MB. */
+function peakRssMb(pid) {
+  const pids = [pid, ...childPids(pid)]
+  let total = 0
+  for (const p of pids) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8')
+      total += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+    } catch {
+      // gone
+    }
+  }
+  return total
+}
+
+function childPids(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+function measure(base, scenario, pid) {
+  const rows = []
+  wrk(base + scenario.path, scenario, 32, warmup)
+  for (const concurrency of concurrencies) {
+    const samples = Array.from({ length: runs }, () =>
+      wrk(base + scenario.path, scenario, concurrency, seconds),
+    )
+    rows.push({
+      name: scenario.name,
+      concurrency,
+      rps: Math.round(median(samples.map((s) => s.rps))),
+      p50Ms: round(median(samples.map((s) => s.p50Ms))),
+      p99Ms: round(median(samples.map((s) => s.p99Ms))),
+      errors: samples.reduce((n, s) => n + s.errors, 0),
+      non2xx: samples.reduce((n, s) => n + s.non2xx, 0),
+      rssMb: Math.round(peakRssMb(pid)),
+    })
+    console.error(
+      `  ${scenario.name} c=${concurrency}: ${rows.at(-1).rps} req/s, p50 ${rows.at(-1).p50Ms} ms, p99 ${rows.at(-1).p99Ms} ms`,
+    )
+  }
+  return rows
+}
+
+const round = (n) => Math.round(n * 1000) / 1000
+
+console.error(
+  `flowgate bench: ${quick ? 'quick, ' : ''}${runs} run(s) of ${seconds}s per scenario and concurrency; server on core 0, wrk on core 1${twoCores ? '' : ' (one core only: no pinning)'}`,
+)
+
+// 1. The baseline.
+const baselinePort = 9301
+const baseline = startServer(
+  'baseline',
+  process.execPath,
+  [join(root, 'bench/baseline-server.js'), String(baselinePort)],
+  baselinePort,
+)
+await baseline.ready
+console.error('baseline (node:http):')
+const baselineRows = measure(
+  `http://127.0.0.1:${baselinePort}`,
+  { name: 'baseline', method: 'POST', path: '/orders', key: 'bench-key' },
+  baseline.child.pid,
+)
+baseline.child.kill('SIGTERM')
+
+// 2. flowgate: production build, one process (or --workers N), the embedded store, logs at
+// their production level (info, to a discarded stdout), execution recording on.
+const flowgatePort = 9302
+const data = mkdtempSync(join(tmpdir(), 'flowgate-bench-'))
+const flowgateArgs = [
+  '--enable-experimental-regexp-engine-on-excessive-backtracks',
+  join(root, 'bin/flowgate.js'),
+  'serve',
+  '--project',
+  join(root, 'bench/project'),
+  '--data',
+  data,
+  '--port',
+  String(flowgatePort),
+  '--log-level',
+  'info',
+  ...(gatewayWorkers > 1 ? ['--workers', String(gatewayWorkers)] : []),
+]
+const flowgate = startServer('flowgate', process.execPath, flowgateArgs, flowgatePort, {
+  NODE_ENV: 'production',
+})
+const startupMs = Math.round(await flowgate.ready)
+console.error(`flowgate (ready in ${startupMs} ms):`)
+const rows = []
+for (const scenario of scenarios)
+  rows.push(...measure(`http://127.0.0.1:${flowgatePort}`, scenario, flowgate.child.pid))
+flowgate.child.kill('SIGTERM')
+
+const baselineAt = Object.fromEntries(baselineRows.map((r) => [r.concurrency, r.rps]))
+const scenariosOut = [...baselineRows, ...rows].map((r) => ({
+  ...r,
+  ratio: round(r.rps / baselineAt[r.concurrency]),
+}))
+const results = {
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  date: new Date().toISOString(),
+  quick,
+  gatewayProcesses: gatewayWorkers,
+  runsPerPoint: runs,
+  secondsPerRun: seconds,
+  startupMs,
+  scenarios: scenariosOut,
+}
+mkdirSync(join(root, 'bench/results'), { recursive: true })
+writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+const table = [
+  `flowgate bench, ${results.date}: node ${results.node}, ${results.cpus} CPUs (${results.cpuModel}), ${gatewayWorkers} gateway process(es), ${runs} run(s) of ${seconds}s, median; startup ${startupMs} ms`,
+  '',
+  '| scenario | concurrency | req/s | ratio | p50 ms | p99 ms | errors | non-2xx | peak RSS MB |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...scenariosOut.map(
+    (r) =>
+      `| ${r.name} | ${r.concurrency} | ${r.rps} | ${r.ratio.toFixed(2)} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} | ${r.rssMb} |`,
+  ),
+]
+writeFileSync(join(root, 'bench/results/latest.md'), `${table.join('\n')}\n`)
+console.log(table.join('\n'))
