@@ -44,19 +44,20 @@ const allowedKeys: Record<string, ReadonlySet<string>> = {
 /** Compiles the AST, or returns undefined when it uses anything outside the subset. */
 export function compileFast(ast: jsonata.ExprNode): FastExpression | undefined {
   try {
-    return compile(ast as unknown as Node)
+    return compile(ast)
   } catch (error) {
-    if (error === unsupported) return undefined
+    if (error instanceof Unsupported) return undefined
     throw error
   }
 }
 
-const unsupported = Symbol('unsupported')
+/** Thrown while compiling when the AST leaves the subset; never escapes `compileFast`. */
+class Unsupported extends Error {}
 
 function check(node: Node): void {
   const allowed = allowedKeys[node.type]
-  if (allowed === undefined) throw unsupported
-  for (const key of Object.keys(node)) if (!allowed.has(key)) throw unsupported
+  if (allowed === undefined) throw new Unsupported()
+  for (const key of Object.keys(node)) if (!allowed.has(key)) throw new Unsupported()
 }
 
 function compile(node: Node): FastExpression {
@@ -74,7 +75,7 @@ function compile(node: Node): FastExpression {
       return path(node)
     case 'block': {
       const expressions = (node.expressions ?? []).map((n) => compile(n as Node))
-      if (expressions.length !== 1) throw unsupported
+      if (expressions.length !== 1) throw new Unsupported()
       return expressions[0]!
     }
     case 'condition': {
@@ -93,17 +94,17 @@ function compile(node: Node): FastExpression {
     case 'binary':
       return binary(node)
     default:
-      throw unsupported
+      throw new Unsupported()
   }
 }
 
 function fail(): never {
-  throw unsupported
+  throw new Unsupported()
 }
 
 function variable(node: Node): FastExpression {
   const name = node.value as string
-  if (typeof name !== 'string' || name === '' || name === '$') throw unsupported
+  if (typeof name !== 'string' || name === '' || name === '$') throw new Unsupported()
   return (scope) => {
     // A name the flow does not bind is a JSONata built-in (or nothing): JSONata's business.
     if (!(name in scope)) return FALLBACK
@@ -115,11 +116,11 @@ function variable(node: Node): FastExpression {
 function path(node: Node): FastExpression {
   const steps = (node.steps ?? []) as Node[]
   const [first, ...rest] = steps
-  if (first === undefined || first.type !== 'variable' || rest.length === 0) throw unsupported
+  if (first === undefined || first.type !== 'variable' || rest.length === 0) throw new Unsupported()
   const start = variable(first)
   const names = rest.map((step) => {
     check(step)
-    if (step.type !== 'name' || typeof step.value !== 'string') throw unsupported
+    if (step.type !== 'name' || typeof step.value !== 'string') throw new Unsupported()
     return step.value
   })
   return (scope) => {
@@ -154,7 +155,7 @@ function object(node: Node): FastExpression {
   const entries = pairs.map(([key, value]) => {
     check(key)
     if (key.type !== 'string' || typeof key.value !== 'string' || keys.has(key.value))
-      throw unsupported
+      throw new Unsupported()
     keys.add(key.value)
     return [key.value, compile(value)] as const
   })
@@ -229,7 +230,7 @@ function binary(node: Node): FastExpression {
         return r === FALLBACK ? FALLBACK : l + r
       }
     default:
-      throw unsupported
+      throw new Unsupported()
   }
 }
 
