@@ -4,11 +4,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError } from 'commander'
-import { createKeyCommand } from './commands/keys.js'
-import { runCommand, type RunCommandOptions } from './commands/run.js'
-import { serveCommand, type ServeOptions } from './commands/serve.js'
-import { workerCommand, type WorkerOptions } from './commands/worker.js'
-import { validateCommand } from './commands/validate.js'
+// Commands are imported when they run: `flowgate validate` need not load the HTTP server.
+import type { RunCommandOptions } from './commands/run.js'
+import type { ServeOptions } from './commands/serve.js'
+import type { WorkerOptions } from './commands/worker.js'
 import { processIO, type CliIO } from './io.js'
 
 const { version } = JSON.parse(
@@ -44,6 +43,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
       `\nExample:\n  flowgate run examples/demo/flows/greet.flow.yaml --input '{"name":"Ada"}'`,
     )
     .action(async (file: string, options: RunCommandOptions) => {
+      const { runCommand } = await import('./commands/run.js')
       exitCode = await runCommand(file, options, io)
     })
 
@@ -88,6 +88,7 @@ Example:
   flowgate serve --project examples/demo --watch`,
     )
     .action(async (options: ServeOptions) => {
+      const { serveCommand } = await import('./commands/serve.js')
       exitCode = await serveCommand(options, io)
     })
 
@@ -116,6 +117,7 @@ Example:
   flowgate worker --groups default,batch --data ./.flowgate`,
     )
     .action(async (options: WorkerOptions) => {
+      const { workerCommand } = await import('./commands/worker.js')
       exitCode = await workerCommand(options, io)
     })
 
@@ -126,6 +128,7 @@ Example:
     .option('--json', 'print the diagnostics as JSON')
     .addHelpText('after', '\nExit code 0 when valid (warnings allowed), 1 when any error is found.')
     .action(async (dir: string, options: { json?: boolean }) => {
+      const { validateCommand } = await import('./commands/validate.js')
       exitCode = await validateCommand(dir, options, io)
     })
 
@@ -136,7 +139,8 @@ Example:
     .requiredOption('--user <name>', 'the user the key belongs to')
     .option('--name <name>', 'a name for the key (default: <user>-<hash prefix>)')
     .option('--json', 'print {key, sha256, name, user} as JSON')
-    .action((options: { user: string; name?: string; json?: boolean }) => {
+    .action(async (options: { user: string; name?: string; json?: boolean }) => {
+      const { createKeyCommand } = await import('./commands/keys.js')
       exitCode = createKeyCommand(options, io)
     })
 

@@ -6,7 +6,7 @@
  * Blocks return a plain signal when they can finish synchronously and a promise only when an
  * expression or I/O makes them wait, so a step list that needs no await costs no microtask.
  */
-import { randomUUID } from 'node:crypto'
+import { uuidv7 } from '../core/ids.js'
 import type { FetchLike, FlowLogger, Frame, RunState, Signal } from './blocks/block.js'
 import { blocks } from './blocks/index.js'
 import { convertValue, describeType, hasType } from './convert.js'
@@ -83,7 +83,7 @@ export async function runFlow(
     logger: options.logger ?? silentLogger,
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     now,
-    executionId: options.executionId ?? randomUUID(),
+    executionId: options.executionId ?? uuidv7(),
   }
   const registry = options.registry ?? new Map<string, CompiledFlow>()
   try {
@@ -107,45 +107,62 @@ function createFrame(
   registry: FlowRegistry,
   depth: number,
 ): Frame {
-  const context = Object.freeze({
-    ...request.context,
-    flow: flow.name,
-    executionId: state.executionId,
-  })
-  const scope = createScope(flow, request, context)
-  const frame: Frame = {
-    flow,
-    scope,
-    context,
-    depth,
-    state,
-    runSteps: (steps) => runSteps(frame, steps),
-    tick: () => tick(state),
-    assign: (name, value) => assign(frame, name, value),
-    async callFlow(name, inputs) {
-      const callee = registry.get(name)
-      if (callee === undefined) throw new FlowFailure('FLOW_NOT_FOUND', `No flow named '${name}'`)
-      if (depth + 1 > state.maxCallDepth) {
-        throw new FlowFailure(
-          'CALL_DEPTH_EXCEEDED',
-          `Calls nested deeper than ${state.maxCallDepth} flows`,
-          {
-            maxCallDepth: state.maxCallDepth,
-          },
-        )
-      }
-      const child = createFrame(
-        callee,
-        { inputs, body: inputs, context: request.context },
-        state,
-        registry,
-        depth + 1,
-      )
-      await child.runSteps(callee.steps)
-      return outputsOf(child)
-    },
+  return new RunFrame(flow, request, state, registry, depth)
+}
+
+/** One flow being run. A class, so that its methods are shared rather than made per run. */
+class RunFrame implements Frame {
+  readonly scope: Scope
+  readonly context: Readonly<Record<string, unknown>>
+
+  constructor(
+    readonly flow: CompiledFlow,
+    private readonly request: RunRequest,
+    readonly state: RunState,
+    private readonly registry: FlowRegistry,
+    readonly depth: number,
+  ) {
+    this.context = Object.freeze({
+      ...request.context,
+      flow: flow.name,
+      executionId: state.executionId,
+    })
+    this.scope = createScope(flow, request, this.context)
   }
-  return frame
+
+  runSteps(steps: readonly Step[]): Promise<Signal> {
+    return runSteps(this, steps)
+  }
+
+  tick(): void {
+    tick(this.state)
+  }
+
+  assign(name: string, value: unknown): void {
+    assign(this, name, value)
+  }
+
+  async callFlow(name: string, inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const callee = this.registry.get(name)
+    if (callee === undefined) throw new FlowFailure('FLOW_NOT_FOUND', `No flow named '${name}'`)
+    const { maxCallDepth } = this.state
+    if (this.depth + 1 > maxCallDepth) {
+      throw new FlowFailure(
+        'CALL_DEPTH_EXCEEDED',
+        `Calls nested deeper than ${maxCallDepth} flows`,
+        { maxCallDepth },
+      )
+    }
+    const child = new RunFrame(
+      callee,
+      { inputs, body: inputs, context: this.request.context },
+      this.state,
+      this.registry,
+      this.depth + 1,
+    )
+    await child.runSteps(callee.steps)
+    return outputsOf(child)
+  }
 }
 
 /** Variables start from converted inputs or their defaults; engine bindings come first so a

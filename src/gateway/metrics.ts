@@ -47,12 +47,35 @@ export class GatewayMetrics {
       collectDefaultMetrics({ register: this.registry, prefix: 'flowgate_' })
   }
 
+  // Children by label values: prom-client hashes and validates labels on every call
+  // otherwise. The values come from the configuration only, so these maps stay small.
+  private readonly requestChildren = new Map<
+    string,
+    { count: Counter.Internal; latency: Histogram.Internal<string> }
+  >()
+  private readonly runChildren = new Map<string, Histogram.Internal<string>>()
+
   request(labels: RequestLabels, status: number, seconds: number): void {
-    this.requests.inc({ ...labels, status: String(status) })
-    this.latency.observe(labels, seconds)
+    const key = `${labels.surface}\u0000${labels.application}\u0000${labels.stage}\u0000${labels.endpoint}\u0000${status}`
+    let child = this.requestChildren.get(key)
+    if (child === undefined) {
+      child = {
+        count: this.requests.labels({ ...labels, status: String(status) }),
+        latency: this.latency.labels({ ...labels }),
+      }
+      this.requestChildren.set(key, child)
+    }
+    child.count.inc()
+    child.latency.observe(seconds)
   }
 
   flowRun(flow: string, trigger: string, outcome: 'succeeded' | 'failed', seconds: number): void {
-    this.runs.observe({ flow, trigger, outcome }, seconds)
+    const key = `${flow}\u0000${trigger}\u0000${outcome}`
+    let child = this.runChildren.get(key)
+    if (child === undefined) {
+      child = this.runs.labels({ flow, trigger, outcome })
+      this.runChildren.set(key, child)
+    }
+    child.observe(seconds)
   }
 }

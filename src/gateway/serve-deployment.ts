@@ -4,7 +4,7 @@
  * Everything it reads was prepared when the configuration loaded; nothing here touches the
  * store except through the batched recorder.
  */
-import { randomUUID } from 'node:crypto'
+import { uuidv7 } from '../core/ids.js'
 import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
 import { FlowFailure, type FlowError } from '../engine/flow-error.js'
 import { runFlow, type RunResult } from '../engine/interpreter.js'
@@ -145,7 +145,7 @@ export async function runAndRecord(
   services: GatewayServices,
   timeoutMs?: number,
 ): Promise<{ result: RunResult; executionId: string }> {
-  const executionId = randomUUID()
+  const executionId = uuidv7()
   const startedAt = Date.now()
   const started = performance.now()
   const flow = route.flow.compiled

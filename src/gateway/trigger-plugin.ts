@@ -7,7 +7,8 @@
  * `admin`. `sync=true` answers `{"result": <$result>}`; otherwise the run is queued durably
  * and answered 202 with its execution id. Every check happens before anything is queued.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { uuidv7 } from '../core/ids.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Job, JobOutcome, JobQueue } from '../queue/queue.js'
 import type { WorkerPool } from '../queue/worker-pool.js'
@@ -148,7 +149,7 @@ async function trigger(
   }
 
   const job: Job = {
-    id: randomUUID(),
+    id: uuidv7(),
     requestId: request.id,
     projectId: project.id,
     flow: flowName,

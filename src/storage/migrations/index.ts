@@ -152,15 +152,19 @@ const queue: Migration = {
     for (const [name, type] of columns) {
       await db.schema.alterTable('executions').addColumn(name, type).execute()
     }
+    // Partial indexes: only waiting and running jobs are in them, so recording the many
+    // finished executions of business endpoints does not pay for the queue's indexes.
     await db.schema
       .createIndex('executions_queue')
       .on('executions')
-      .columns(['status', 'worker_group', 'available_at'])
+      .columns(['worker_group', 'available_at'])
+      .where(sql.ref('status'), '=', 'queued')
       .execute()
     await db.schema
       .createIndex('executions_lease')
       .on('executions')
-      .columns(['status', 'lease_expires_at'])
+      .column('lease_expires_at')
+      .where(sql.ref('status'), '=', 'running')
       .execute()
     await db.schema
       .createTable('workers')

@@ -40,14 +40,12 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
   constructor(db: Kysely<Database>, raw: SQLiteDatabase) {
     super(db)
     this.insert = raw.prepare(
-      `insert into executions (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})`,
+      `insert into executions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
     )
     this.insertAll = raw.transaction((records: readonly ExecutionRecord[]) => {
       for (const record of records) {
         const row = toRow(record)
-        const values: Record<string, unknown> = {}
-        for (const column of columns) values[column] = row[column]
-        this.insert.run(values)
+        this.insert.run(columns.map((column) => row[column]))
       }
     })
   }
