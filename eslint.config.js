@@ -10,7 +10,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bench/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bench/*.js', 'scripts/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
