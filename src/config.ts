@@ -36,12 +36,14 @@ export interface ServerConfig {
   readonly workerWaitMs: number
   /** Origins allowed by CORS on business, trigger and execution endpoints; empty: CORS off. */
   readonly corsOrigins: readonly string[]
+  /** How often the store's configuration revision is checked for applies made elsewhere. */
+  readonly followRevisionMs: number
 }
 
 export interface ConfigOverrides {
   workerGroups?: string
   workerConcurrency?: string | number
-  workers?: boolean
+  queueWorkers?: boolean
   project?: string
   data?: string
   host?: string
@@ -110,7 +112,7 @@ export function loadConfig(
     executionFlushMs: integer(
       'FLOWGATE_EXECUTION_FLUSH_MS',
       env.FLOWGATE_EXECUTION_FLUSH_MS,
-      100,
+      25,
       1,
     ),
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
@@ -118,7 +120,7 @@ export function loadConfig(
       ? integer('FLOWGATE_FLOW_TIMEOUT_MS', env.FLOWGATE_FLOW_TIMEOUT_MS, 30_000, 1)
       : undefined,
     workerGroups:
-      overrides.workers === false
+      overrides.queueWorkers === false
         ? []
         : [...new Set(['default', ...list(overrides.workerGroups ?? env.FLOWGATE_WORKER_GROUPS)])],
     workerConcurrency: integer(
@@ -134,5 +136,11 @@ export function loadConfig(
     heartbeatMs: integer('FLOWGATE_HEARTBEAT_MS', env.FLOWGATE_HEARTBEAT_MS, 1_000, 50),
     workerWaitMs: integer('FLOWGATE_WORKER_WAIT_MS', env.FLOWGATE_WORKER_WAIT_MS, 2_000, 0),
     corsOrigins: list(env.FLOWGATE_CORS_ORIGINS),
+    followRevisionMs: integer(
+      'FLOWGATE_FOLLOW_REVISION_MS',
+      env.FLOWGATE_FOLLOW_REVISION_MS,
+      1_000,
+      50,
+    ),
   })
 }

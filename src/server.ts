@@ -301,6 +301,21 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
         })
       : undefined
   await pool?.start()
+  // Other processes (a cluster's siblings, another gateway on the same store, an admin apply
+  // received elsewhere) change the configuration too: follow the store's revision.
+  let following = false
+  const follow = setInterval(() => {
+    if (following || table === undefined) return
+    following = true
+    store.configuration
+      .revision()
+      .then(async (revision) => {
+        if (table !== undefined && revision !== table.runtime.revision) await serialized(reload)
+      })
+      .catch((err: unknown) => logger.error({ err }, 'following the configuration revision failed'))
+      .finally(() => (following = false))
+  }, config.followRevisionMs)
+  follow.unref()
   const stopRecovery = startRecovery(store.queue, {
     intervalMs: Math.max(100, Math.floor(config.leaseMs / 3)),
     backoffMs: exponentialBackoff(config.retryBackoffMs),
@@ -365,6 +380,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
       // Queued runs in progress finish (or are given back to the queue past the timeout).
       await pool?.stop(config.requestTimeoutMs)
       stopRecovery()
+      clearInterval(follow)
       shutdown.abort()
       await recorder.close()
     },

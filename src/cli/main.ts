@@ -74,7 +74,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
       '--worker-concurrency <n>',
       'queued runs executed at once here (env FLOWGATE_WORKER_CONCURRENCY; default 8)',
     )
-    .option('--no-workers', 'run no workers in this process (use flowgate worker)')
+    .option('--no-queue-workers', 'run no queue workers in this process (use flowgate worker)')
+    .option('--workers <n>', 'gateway processes sharing the port (node:cluster; default 1)')
     .addHelpText(
       'after',
       `

@@ -124,3 +124,51 @@ describe('flowgate serve shutdown', () => {
     }
   })
 })
+
+describe('flowgate serve --workers N', () => {
+  it('serves from several processes on one port, all following an apply made through any of them', async () => {
+    const dir = projectDir(project)
+    serve = await startServe(
+      [
+        '--project',
+        dir,
+        '--data',
+        mkdtempSync(join(tmpdir(), 'flowgate-serve-')),
+        '--workers',
+        '2',
+      ],
+      {
+        FLOWGATE_ADMIN_TOKEN: 'cluster-token',
+        FLOWGATE_FOLLOW_REVISION_MS: '100',
+      },
+    )
+    expect(serve.stdout()).toContain('(2 gateway processes)')
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${serve!.url}/app/prod/hello`).then((r) => r.json())),
+    )
+    expect(answers.every((a) => JSON.stringify(a) === '{"result":"one"}')).toBe(true)
+
+    const applied = await fetch(`${serve.url}/admin/v1/apply`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer cluster-token', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project: project['flowgate.yaml'],
+        flows: ['name: hello\nsteps:\n  - assign: { result: two }\n'],
+      }),
+    })
+    expect(applied.status).toBe(200)
+    const deadline = Date.now() + 5000
+    let fresh = false
+    while (!fresh && Date.now() < deadline) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${serve!.url}/app/prod/hello`).then((r) => r.json()),
+        ),
+      )
+      fresh = batch.every((a) => JSON.stringify(a) === '{"result":"two"}')
+      if (!fresh) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(fresh).toBe(true)
+    expect(await serve.stop('SIGTERM')).toBe(0)
+  })
+})

@@ -84,7 +84,7 @@ steps:
   - assign: { result: "{% $answer.body %}" }
 `,
     })
-    serve = await startServe(['--project', dir, '--data', data, '--no-workers'], env)
+    serve = await startServe(['--project', dir, '--data', data, '--no-queue-workers'], env)
     const ids: string[] = []
     for (let i = 0; i < 8; i++) {
       const response = await fetch(

@@ -3,18 +3,20 @@
  * --watch re-applies on every change (keeping the running configuration when the new one is
  * invalid). SIGTERM or SIGINT drain in-flight requests, write pending executions and exit 0.
  */
-import { watch } from 'chokidar'
+import cluster from 'node:cluster'
 import { resolve } from 'node:path'
 import { ConfigError, loadConfig, type ConfigOverrides } from '../../config.js'
 import { createLogger } from '../../logging.js'
 import { formatDiagnostic, type Diagnostic } from '../../project/source-document.js'
-import { buildServer, type FlowgateServer } from '../../server.js'
+import { buildServer } from '../../server.js'
 import type { ApplyResult } from '../../services/apply-project.js'
 import { SqliteStore } from '../../storage/sqlite/sqlite-store.js'
 import type { CliIO } from '../io.js'
 
 export interface ServeOptions extends ConfigOverrides {
   project?: string
+  /** Gateway processes sharing the port (node:cluster). */
+  workers?: string
 }
 
 export async function serveCommand(
@@ -22,6 +24,17 @@ export async function serveCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
+  const processes = options.workers === undefined ? 1 : Number(options.workers)
+  if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
+    io.err(`flowgate serve: --workers must be a whole number from 1 to 64\n`)
+    return 1
+  }
+  if (processes > 1 && cluster.isPrimary) {
+    const { servePrimary } = await import('./serve-cluster.js')
+    return servePrimary(options, processes, io, env)
+  }
+  // A process of a cluster serves what the primary applied, and follows later applies.
+  const inCluster = cluster.isWorker
   let config
   try {
     config = loadConfig(env, options)
@@ -41,7 +54,7 @@ export async function serveCommand(
     logger.flush()
   }
 
-  if (config.projectDirectory !== undefined) {
+  if (config.projectDirectory !== undefined && !inCluster) {
     const result = await server.applyDirectory(config.projectDirectory)
     report(result, config.projectDirectory, io)
     if (result.kind === 'invalid') {
@@ -71,17 +84,25 @@ export async function serveCommand(
   const address = server.app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  io.out(`flowgate listening on http://${host}:${port}\n`)
+  if (!inCluster) io.out(`flowgate listening on http://${host}:${port}\n`)
 
+  const projectDirectory = config.projectDirectory
   const watcher =
-    config.watch && config.projectDirectory !== undefined
-      ? await watchProject(server, config.projectDirectory, config.dataDirectory, io)
+    config.watch && projectDirectory !== undefined && !inCluster
+      ? await watchProject(
+          () => server.applyDirectory(projectDirectory),
+          projectDirectory,
+          config.dataDirectory,
+          io,
+        )
       : undefined
 
   return new Promise<number>((done) => {
     let stopping = false
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
+        // In a cluster the primary forwards the signal the process may also have received.
+        if (inCluster) return
         io.err(`flowgate serve: ${signal} again, exiting now\n`)
         process.exit(1)
       }
@@ -92,6 +113,8 @@ export async function serveCommand(
         await stop()
         process.off('SIGTERM', onSignal)
         process.off('SIGINT', onSignal)
+        // The channel to the primary would keep a cluster process alive.
+        cluster.worker?.disconnect()
         done(0)
       })()
     }
@@ -100,7 +123,7 @@ export async function serveCommand(
   })
 }
 
-function report(result: ApplyResult, directory: string, io: CliIO): void {
+export function report(result: ApplyResult, directory: string, io: CliIO): void {
   const lines = (diagnostics: Diagnostic[]) =>
     diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join('')
   if (result.kind === 'invalid') {
@@ -116,13 +139,14 @@ function report(result: ApplyResult, directory: string, io: CliIO): void {
 }
 
 /** Re-applies the project when its files change, a short while after the last change. */
-async function watchProject(
-  server: FlowgateServer,
+export async function watchProject(
+  apply: () => Promise<ApplyResult>,
   directory: string,
   dataDirectory: string,
   io: CliIO,
 ) {
   const data = resolve(dataDirectory)
+  const { watch } = await import('chokidar')
   const watcher = watch(directory, {
     ignoreInitial: true,
     ignored: (path) =>
@@ -133,7 +157,7 @@ async function watchProject(
   watcher.on('all', () => {
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => {
-      void server.applyDirectory(directory).then(
+      void apply().then(
         (result) => {
           report(result, directory, io)
           if (result.kind === 'invalid')

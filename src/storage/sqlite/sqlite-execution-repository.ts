@@ -1,10 +1,16 @@
 /**
- * Execution records on SQLite: reads through Kysely like every backend, but batches are
- * written with one prepared statement run row by row in a transaction. That is what SQLite is
- * fast at (a few microseconds a row), where a multi-row INSERT built per batch costs its
- * compilation every time, on the gateway's event loop.
+ * Execution records on SQLite: reads through Kysely like every backend; batches are written by
+ * one prepared statement run row by row in a transaction, which is what SQLite is fast at.
+ *
+ * For a database file, the writing happens on a worker thread with a connection of its own:
+ * better-sqlite3 is synchronous, and a batch (or the WAL checkpoint a commit sometimes runs)
+ * would otherwise stop the gateway's event loop for milliseconds, which shows in the latency
+ * of every request in flight. The main thread only hands the rows over. An in-memory database
+ * cannot be shared with a thread, so it is written in place.
  */
-import type { Database as SQLiteDatabase, Statement } from 'better-sqlite3'
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+import type { Database as SQLiteDatabase } from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { KyselyExecutionRepository, toRow } from '../kysely/execution-repository.js'
 import type { ExecutionRecord } from '../records.js'
@@ -33,30 +39,102 @@ const columns = [
   'error',
 ] as const
 
-export class SqliteExecutionRepository extends KyselyExecutionRepository {
-  private readonly insert: Statement
-  private readonly insertAll: (records: readonly ExecutionRecord[]) => void
+const insertSql = `insert into executions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`
 
-  constructor(db: Kysely<Database>, raw: SQLiteDatabase) {
+/** The writer thread, as source: it must run from sources (tests) and from the build alike. */
+const writerSource = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file)
+db.pragma('journal_mode = WAL')
+db.pragma('synchronous = NORMAL')
+db.pragma('busy_timeout = 5000')
+const insert = db.prepare(workerData.sql)
+const insertAll = db.transaction((rows) => { for (const row of rows) insert.run(row) })
+parentPort.on('message', (message) => {
+  if (message.close) { db.close(); parentPort.postMessage({ closed: true }); return }
+  try {
+    insertAll(message.rows)
+    parentPort.postMessage({ id: message.id })
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: String((error && error.message) || error) })
+  }
+})
+`
+
+type Row = ReturnType<typeof toRow>
+
+export class SqliteExecutionRepository extends KyselyExecutionRepository {
+  private readonly writeInPlace: ((rows: unknown[][]) => void) | undefined
+  private readonly writer: Worker | undefined
+  private readonly pending = new Map<
+    number,
+    { resolve: () => void; reject: (error: Error) => void }
+  >()
+  private nextId = 0
+
+  constructor(db: Kysely<Database>, raw: SQLiteDatabase, file: string) {
     super(db)
-    this.insert = raw.prepare(
-      `insert into executions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-    )
-    this.insertAll = raw.transaction((records: readonly ExecutionRecord[]) => {
-      for (const record of records) {
-        const row = toRow(record)
-        this.insert.run(columns.map((column) => row[column]))
-      }
+    if (file === ':memory:') {
+      const insert = raw.prepare(insertSql)
+      this.writeInPlace = raw.transaction((rows: unknown[][]) => {
+        for (const row of rows) insert.run(row)
+      })
+      return
+    }
+    this.writer = new Worker(writerSource, {
+      eval: true,
+      workerData: {
+        file,
+        sql: insertSql,
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      },
+    })
+    this.writer.unref()
+    this.writer.on('message', (message: { id?: number; error?: string }) => {
+      if (message.id === undefined) return
+      const waiting = this.pending.get(message.id)
+      this.pending.delete(message.id)
+      if (message.error === undefined) waiting?.resolve()
+      else waiting?.reject(new Error(message.error))
+    })
+    this.writer.on('error', (error) => {
+      for (const waiting of this.pending.values()) waiting.reject(error)
+      this.pending.clear()
     })
   }
 
   override insertMany(records: readonly ExecutionRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve()
-    try {
-      this.insertAll(records)
-      return Promise.resolve()
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+    const rows = records.map((record) => {
+      const row: Row = toRow(record)
+      return columns.map((column) => row[column])
+    })
+    if (this.writeInPlace) {
+      try {
+        this.writeInPlace(rows)
+        return Promise.resolve()
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+      }
     }
+    const id = this.nextId++
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      this.writer!.postMessage({ id, rows })
+    })
+  }
+
+  /** Waits for the writes handed over, then stops the writer thread. */
+  async close(): Promise<void> {
+    const writer = this.writer
+    if (writer === undefined) return
+    await new Promise<void>((resolve) => {
+      writer.on('message', (message: { closed?: boolean }) => {
+        if (message.closed) resolve()
+      })
+      writer.postMessage({ close: true })
+    })
+    await writer.terminate()
   }
 }

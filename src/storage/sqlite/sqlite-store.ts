@@ -21,9 +21,10 @@ export class SqliteStore implements Store {
   private constructor(
     private readonly db: Kysely<Database>,
     raw: SQLite.Database,
+    file: string,
   ) {
     this.configuration = new KyselyConfigurationRepository(db)
-    this.executions = new SqliteExecutionRepository(db, raw)
+    this.executions = new SqliteExecutionRepository(db, raw, file)
     this.queue = new KyselyQueue(db)
   }
 
@@ -45,7 +46,7 @@ export class SqliteStore implements Store {
       await db.destroy()
       throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`)
     }
-    return new SqliteStore(db, database)
+    return new SqliteStore(db, database, file)
   }
 
   async ping(): Promise<boolean> {
@@ -58,6 +59,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.executions.close()
     await this.db.destroy()
   }
 }
