@@ -60,8 +60,14 @@ if (spawnSync('wrk', ['--version']).error) {
   process.exit(1)
 }
 
+// With several gateway processes the server needs both cores: nothing is pinned then, and the
+// load generator shares the machine with the server (the report says so).
+const pinned = twoCores && gatewayWorkers === 1
+const placement = pinned
+  ? 'server on core 0, wrk on core 1'
+  : 'nothing pinned: server and wrk share the cores'
 const pin = (core, command, commandArgs) =>
-  twoCores ? ['taskset', ['-c', String(core), command, ...commandArgs]] : [command, commandArgs]
+  pinned ? ['taskset', ['-c', String(core), command, ...commandArgs]] : [command, commandArgs]
 
 function startServer(label, command, commandArgs, port, env = {}) {
   const [bin, binArgs] = pin(0, command, commandArgs)
@@ -175,7 +181,7 @@ function measure(base, scenario, pid) {
 const round = (n) => Math.round(n * 1000) / 1000
 
 console.error(
-  `flowgate bench: ${quick ? 'quick, ' : ''}${runs} run(s) of ${seconds}s per scenario and concurrency; server on core 0, wrk on core 1${twoCores ? '' : ' (one core only: no pinning)'}`,
+  `flowgate bench: ${quick ? 'quick, ' : ''}${runs} run(s) of ${seconds}s per scenario and concurrency; ${placement}`,
 )
 
 // 1. The baseline.
@@ -199,9 +205,8 @@ baseline.child.kill('SIGTERM')
 // their production level (info, to a discarded stdout), execution recording on.
 const flowgatePort = 9302
 const data = mkdtempSync(join(tmpdir(), 'flowgate-bench-'))
+// The bin itself, as users start it: its shebang sets the Node flags the product runs with.
 const flowgateArgs = [
-  '--enable-experimental-regexp-engine-on-excessive-backtracks',
-  join(root, 'bin/flowgate.js'),
   'serve',
   '--project',
   join(root, 'bench/project'),
@@ -213,9 +218,15 @@ const flowgateArgs = [
   'info',
   ...(gatewayWorkers > 1 ? ['--workers', String(gatewayWorkers)] : []),
 ]
-const flowgate = startServer('flowgate', process.execPath, flowgateArgs, flowgatePort, {
-  NODE_ENV: 'production',
-})
+const flowgate = startServer(
+  'flowgate',
+  join(root, 'bin/flowgate.js'),
+  flowgateArgs,
+  flowgatePort,
+  {
+    NODE_ENV: 'production',
+  },
+)
 const startupMs = Math.round(await flowgate.ready)
 console.error(`flowgate (ready in ${startupMs} ms):`)
 const rows = []
@@ -235,6 +246,7 @@ const results = {
   date: new Date().toISOString(),
   quick,
   gatewayProcesses: gatewayWorkers,
+  placement,
   runsPerPoint: runs,
   secondsPerRun: seconds,
   startupMs,
@@ -243,7 +255,7 @@ const results = {
 mkdirSync(join(root, 'bench/results'), { recursive: true })
 writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`)
 const table = [
-  `flowgate bench, ${results.date}: node ${results.node}, ${results.cpus} CPUs (${results.cpuModel}), ${gatewayWorkers} gateway process(es), ${runs} run(s) of ${seconds}s, median; startup ${startupMs} ms`,
+  `flowgate bench, ${results.date}: node ${results.node}, ${results.cpus} CPUs (${results.cpuModel}), ${gatewayWorkers} gateway process(es), ${placement}, ${runs} run(s) of ${seconds}s, median; ready ${startupMs} ms after start`,
   '',
   '| scenario | concurrency | req/s | ratio | p50 ms | p99 ms | errors | non-2xx | peak RSS MB |',
   '|---|---|---|---|---|---|---|---|---|',
