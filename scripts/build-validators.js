@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import { createAjv, readSchema } from '../dist/project/schema-validation.js'
 
-const ajv = createAjv({ code: { source: true } })
+const ajv = await createAjv({ code: { source: true } })
 ajv.addSchema(readSchema('flow'), 'flow')
 ajv.addSchema(readSchema('project'), 'project')
 const code = standaloneCode(ajv, { flow: 'flow', project: 'project' })

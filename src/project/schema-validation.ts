@@ -7,7 +7,7 @@
  * second); running from sources, the schemas are compiled on first use instead.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv'
 import { problem, type DocumentPath, type Problem } from '../core/problems.js'
 import { stepKinds } from '../engine/definition.js'
 
@@ -23,9 +23,13 @@ export const ajvOptions: Options = {
   allowUnionTypes: true,
 }
 
-/** `errorMessage` is an annotation (VS Code and yaml-language-server show it too). */
-export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ ...ajvOptions, ...options })
+/**
+ * `errorMessage` is an annotation (VS Code and yaml-language-server show it too). Ajv itself
+ * is loaded only here: the build's generated code does not need it.
+ */
+export async function createAjv(options: Options = {}): Promise<Ajv> {
+  const { Ajv: AjvClass } = await import('ajv')
+  const ajv = new AjvClass({ ...ajvOptions, ...options })
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' })
   return ajv
 }
@@ -35,22 +39,20 @@ export function readSchema(name: SchemaName): object {
 }
 
 const generated = new URL('./generated-validators.cjs', import.meta.url)
-let compiled: Record<SchemaName, ValidateFunction> | undefined = existsSync(generated)
+const compiled: Record<SchemaName, ValidateFunction> = existsSync(generated)
   ? ((await import(generated.href)) as { default: Record<SchemaName, ValidateFunction> }).default
-  : undefined
+  : await compileSchemas()
+
+async function compileSchemas(): Promise<Record<SchemaName, ValidateFunction>> {
+  const ajv = await createAjv()
+  return { flow: ajv.compile(readSchema('flow')), project: ajv.compile(readSchema('project')) }
+}
 
 /** The step definition carries this `$comment`, so its errors can be recognised. */
 const stepMarker = 'flowgate:step'
 
-function validators(): Record<SchemaName, ValidateFunction> {
-  if (compiled) return compiled
-  const ajv = createAjv()
-  compiled = { flow: ajv.compile(readSchema('flow')), project: ajv.compile(readSchema('project')) }
-  return compiled
-}
-
 export function validateAgainstSchema(name: SchemaName, value: unknown): Problem[] {
-  const validate = validators()[name]
+  const validate = compiled[name]
   if (validate(value)) return []
   return toProblems(validate.errors ?? [], value)
 }
