@@ -95,6 +95,7 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
       if (message.id === undefined) return
       const waiting = this.pending.get(message.id)
       this.pending.delete(message.id)
+      if (this.pending.size === 0) this.writer?.unref()
       if (message.error === undefined) waiting?.resolve()
       else waiting?.reject(new Error(message.error))
     })
@@ -120,6 +121,9 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
     }
     const id = this.nextId++
     return new Promise<void>((resolve, reject) => {
+      // While a batch is on its way the thread keeps the process alive: an exit then would
+      // lose it. Idle, it does not hold the process open.
+      if (this.pending.size === 0) this.writer!.ref()
       this.pending.set(id, { resolve, reject })
       // One string crosses to the thread: cloning thousands of small arrays costs more.
       this.writer!.postMessage({ id, rows: JSON.stringify(rows) })
