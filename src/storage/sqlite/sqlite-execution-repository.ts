@@ -134,6 +134,7 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
   async close(): Promise<void> {
     const writer = this.writer
     if (writer === undefined) return
+    writer.ref() // until it answers: nothing else may be keeping the process alive by now
     await new Promise<void>((resolve) => {
       writer.on('message', (message: { closed?: boolean }) => {
         if (message.closed) resolve()
