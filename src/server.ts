@@ -28,7 +28,7 @@ import { redactUrl } from './gateway/request/query-string.js'
 import { RouteTable, type MechanismFactory } from './gateway/routing/route-table.js'
 import type { GatewayServices } from './gateway/serve-deployment.js'
 import { triggerPlugin } from './gateway/trigger-plugin.js'
-import { exponentialBackoff, startRecovery } from './queue/recovery.js'
+import { startLeaseRecovery } from './queue/recovery.js'
 import { WorkerPool } from './queue/worker-pool.js'
 import { createJobRunner } from './services/job-runner.js'
 import type { SourceFile } from './project/load-project.js'
@@ -316,13 +316,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
       .finally(() => (following = false))
   }, config.followRevisionMs)
   follow.unref()
-  const stopRecovery = startRecovery(store.queue, {
-    intervalMs: Math.max(100, Math.floor(config.leaseMs / 3)),
-    backoffMs: exponentialBackoff(config.retryBackoffMs),
-    onRecovered: (report) =>
-      logger.warn(report, 'queued runs lost their worker: retried or failed'),
-    onError: (err) => logger.error({ err }, 'recovering expired leases failed'),
-  })
+  const stopRecovery = startLeaseRecovery(store.queue, config, logger)
 
   if (config.corsOrigins.length > 0) {
     const origins = config.corsOrigins.includes('*') ? true : [...config.corsOrigins]

@@ -101,29 +101,24 @@ async function trigger(
   request: FastifyRequest<{ Params: { owner: string; project: string; flow: string } }>,
   reply: FastifyReply,
 ): Promise<GatewayResponse> {
-  const { path, search } = splitUrl(request.raw.url ?? '/')
-  const query = parseQueryString(search)
-  if (!query.ok) return errorResponse(400, 'BAD_REQUEST', query.message)
-  const runtime = surface.runtime()
-  if (runtime === undefined)
-    return errorResponse(503, 'SERVICE_UNAVAILABLE', 'The configuration is not loaded yet')
-  const key = authenticate(runtime, request, query.query)
-  if (!key.ok) return key.response
+  const start = begin(surface, request)
+  if (!start.ok) return start.response
+  const { path, query, runtime, key } = start.value
 
   const { owner, project: projectName, flow: flowName } = request.params
   const project = runtime.projects.get(`${owner}/${projectName}`)
   if (project === undefined)
     return errorResponse(404, 'NOT_FOUND', `No project ${owner}/${projectName}`)
-  const allowed = mayUse(key.value, project)
+  const allowed = mayUse(key, project)
   if (!allowed.ok) return allowed.response
   const flow = project.flows.get(flowName)
   if (flow === undefined)
     return errorResponse(404, 'FLOW_NOT_FOUND', `No flow '${flowName}' in project ${project.id}`)
   request.notes!.endpoint = `${project.id}/${flowName}`
 
-  const sync = parseSync(query.query.sync)
+  const sync = parseSync(query.sync)
   if (!sync.ok) return sync.response
-  const group = query.query.worker_group ?? 'default'
+  const group = query.worker_group ?? 'default'
   if (!project.workerGroups.has(group)) {
     return errorResponse(
       400,
@@ -144,8 +139,7 @@ async function trigger(
   } else {
     // Seed 4.2: a GET runs on the flow's defaults; extra parameters are $body properties.
     body = {}
-    for (const [name, value] of Object.entries(query.query))
-      if (!reserved.has(name)) body[name] = value
+    for (const [name, value] of Object.entries(query)) if (!reserved.has(name)) body[name] = value
   }
 
   const job: Job = {
@@ -160,8 +154,8 @@ async function trigger(
     inputs,
     body,
     context: {
-      userName: key.value.user.name,
-      authorities: key.value.user.roles,
+      userName: key.user.name,
+      authorities: key.user.roles,
       method: request.method,
       path,
     },
@@ -244,18 +238,13 @@ async function execution(
   surface: TriggerSurface,
   request: FastifyRequest<{ Params: { id: string } }>,
 ): Promise<GatewayResponse> {
-  const { search } = splitUrl(request.raw.url ?? '/')
-  const query = parseQueryString(search)
-  if (!query.ok) return errorResponse(400, 'BAD_REQUEST', query.message)
-  const runtime = surface.runtime()
-  if (runtime === undefined)
-    return errorResponse(503, 'SERVICE_UNAVAILABLE', 'The configuration is not loaded yet')
-  const key = authenticate(runtime, request, query.query)
-  if (!key.ok) return key.response
+  const start = begin(surface, request)
+  if (!start.ok) return start.response
+  const { query, runtime, key } = start.value
   let waitSeconds = 0
-  if (query.query.wait !== undefined) {
-    waitSeconds = Number(query.query.wait)
-    if (!/^\d+(\.\d+)?$/.test(query.query.wait) || waitSeconds > 60) {
+  if (query.wait !== undefined) {
+    waitSeconds = Number(query.wait)
+    if (!/^\d+(\.\d+)?$/.test(query.wait) || waitSeconds > 60) {
       return errorResponse(400, 'BAD_REQUEST', "'wait' must be a number of seconds from 0 to 60")
     }
   }
@@ -266,7 +255,7 @@ async function execution(
   const project = runtime.projects.get(record.projectId)
   if (project === undefined)
     return errorResponse(404, 'NOT_FOUND', `No execution '${request.params.id}'`)
-  const allowed = mayUse(key.value, project)
+  const allowed = mayUse(key, project)
   if (!allowed.ok) return allowed.response
   if (!terminal.has(record.status) && waitSeconds > 0) {
     record = (await waitForTerminal(surface, record.id, waitSeconds * 1000)) ?? record
@@ -293,6 +282,26 @@ export function executionStatus(record: ExecutionRecord) {
     finishedAt: record.finishedAt,
     durationMs: record.durationMs,
   }
+}
+
+interface Begun {
+  readonly path: string
+  readonly query: Record<string, string>
+  readonly runtime: RuntimeConfiguration
+  readonly key: RuntimeApiKey
+}
+
+/** What both endpoints start with: a strict query string, a configuration, a known key. */
+function begin(surface: TriggerSurface, request: FastifyRequest): Checked<Begun> {
+  const { path, search } = splitUrl(request.raw.url ?? '/')
+  const query = parseQueryString(search)
+  if (!query.ok) return refuse(errorResponse(400, 'BAD_REQUEST', query.message))
+  const runtime = surface.runtime()
+  if (runtime === undefined)
+    return refuse(errorResponse(503, 'SERVICE_UNAVAILABLE', 'The configuration is not loaded yet'))
+  const key = authenticate(runtime, request, query.query)
+  if (!key.ok) return key
+  return { ok: true, value: { path, query: query.query, runtime, key: key.value } }
 }
 
 /** The key of the request: `x-api-key` or `api_key`; 401 when missing or unknown. */

@@ -32,3 +32,21 @@ export function startRecovery(queue: JobQueue, options: RecoveryOptions): () => 
   timer.unref()
   return () => clearInterval(timer)
 }
+
+/** The recovery every gateway and worker process runs, with the configured lease and backoff. */
+export function startLeaseRecovery(
+  queue: JobQueue,
+  settings: { readonly leaseMs: number; readonly retryBackoffMs: number },
+  logger: {
+    warn: (fields: object, message: string) => void
+    error: (fields: object, message: string) => void
+  },
+): () => void {
+  return startRecovery(queue, {
+    intervalMs: Math.max(100, Math.floor(settings.leaseMs / 3)),
+    backoffMs: exponentialBackoff(settings.retryBackoffMs),
+    onRecovered: (report) =>
+      logger.warn(report, 'queued runs lost their worker: retried or failed'),
+    onError: (err) => logger.error({ err }, 'recovering expired leases failed'),
+  })
+}

@@ -5,7 +5,7 @@
  * replaced; SIGTERM or SIGINT drain every process, then the primary exits 0.
  */
 import cluster, { type Worker } from 'node:cluster'
-import { ConfigError, loadConfig } from '../../config.js'
+import { loadCliConfig } from '../load-cli-config.js'
 import { applyProjectDirectory } from '../../services/apply-project.js'
 import { SqliteStore } from '../../storage/sqlite/sqlite-store.js'
 import type { CliIO } from '../io.js'
@@ -17,16 +17,8 @@ export async function servePrimary(
   io: CliIO,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  let config
-  try {
-    config = loadConfig(env, options)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(`flowgate serve: ${error.message}\n`)
-      return 1
-    }
-    throw error
-  }
+  const config = loadCliConfig('serve', env, options, io)
+  if (config === undefined) return 1
   const store = await SqliteStore.open(config.dataDirectory)
   const directory = config.projectDirectory
   if (directory !== undefined) {

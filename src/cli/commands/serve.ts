@@ -5,7 +5,8 @@
  */
 import cluster from 'node:cluster'
 import { resolve } from 'node:path'
-import { ConfigError, loadConfig, type ConfigOverrides } from '../../config.js'
+import type { ConfigOverrides } from '../../config.js'
+import { loadCliConfig } from '../load-cli-config.js'
 import { createLogger } from '../../logging.js'
 import { formatDiagnostic, type Diagnostic } from '../../project/source-document.js'
 import { buildServer } from '../../server.js'
@@ -35,16 +36,8 @@ export async function serveCommand(
   }
   // A process of a cluster serves what the primary applied, and follows later applies.
   const inCluster = cluster.isWorker
-  let config
-  try {
-    config = loadConfig(env, options)
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(`flowgate serve: ${error.message}\n`)
-      return 1
-    }
-    throw error
-  }
+  const config = loadCliConfig('serve', env, options, io)
+  if (config === undefined) return 1
   const logger = createLogger({ level: config.logLevel })
   const store = await SqliteStore.open(config.dataDirectory)
   const server = await buildServer({ config, store, logger })

@@ -5,7 +5,7 @@
  * running jobs (or gives them back to the queue) before it exits.
  */
 import { createLogger } from '../../logging.js'
-import { exponentialBackoff, startRecovery } from '../../queue/recovery.js'
+import { startLeaseRecovery } from '../../queue/recovery.js'
 import { WorkerPool } from '../../queue/worker-pool.js'
 import { createJobRunner } from '../../services/job-runner.js'
 import {
@@ -13,7 +13,7 @@ import {
   type FlowCache,
   type RuntimeConfiguration,
 } from '../../services/runtime-configuration.js'
-import { ConfigError, loadConfig } from '../../config.js'
+import { loadCliConfig } from '../load-cli-config.js'
 import { SqliteStore } from '../../storage/sqlite/sqlite-store.js'
 import type { CliIO } from '../io.js'
 
@@ -29,20 +29,17 @@ export async function workerCommand(
   io: CliIO,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  let config
-  try {
-    config = loadConfig(env, {
+  const config = loadCliConfig(
+    'worker',
+    env,
+    {
       ...(options.data !== undefined && { data: options.data }),
       ...(options.logLevel !== undefined && { logLevel: options.logLevel }),
       ...(options.concurrency !== undefined && { workerConcurrency: options.concurrency }),
-    })
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(`flowgate worker: ${error.message}\n`)
-      return 1
-    }
-    throw error
-  }
+    },
+    io,
+  )
+  if (config === undefined) return 1
   const groups = [
     ...new Set(
       (options.groups ?? 'default')
@@ -91,13 +88,7 @@ export async function workerCommand(
     onError: (message, err) => logger.warn({ err }, message),
   })
   await pool.start()
-  const stopRecovery = startRecovery(store.queue, {
-    intervalMs: Math.max(100, Math.floor(config.leaseMs / 3)),
-    backoffMs: exponentialBackoff(config.retryBackoffMs),
-    onRecovered: (report) =>
-      logger.warn(report, 'queued runs lost their worker: retried or failed'),
-    onError: (err) => logger.error({ err }, 'recovering expired leases failed'),
-  })
+  const stopRecovery = startLeaseRecovery(store.queue, config, logger)
   io.out(
     `flowgate worker ${pool.info.id} serving worker groups ${groups.join(', ')} (concurrency ${config.workerConcurrency})\n`,
   )
