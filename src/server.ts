@@ -170,15 +170,12 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     })
   }
 
-  const started = new WeakMap<object, number>()
   app.addHook('onRequest', (request, reply, done) => {
-    started.set(request, performance.now())
     void reply.header('x-request-id', request.id)
     done()
   })
   app.addHook('onResponse', (request, reply, done) => {
-    const begin = started.get(request)
-    const durationMs = begin === undefined ? 0 : performance.now() - begin
+    const durationMs = reply.elapsedTime
     const notes = request.notes
     metrics.request(
       notes === null

@@ -7,7 +7,6 @@
  * `admin`. `sync=true` answers `{"result": <$result>}`; otherwise the run is queued durably
  * and answered 202 with its execution id. Every check happens before anything is queued.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { uuidv7 } from '../core/ids.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Job, JobOutcome, JobQueue } from '../queue/queue.js'
@@ -20,7 +19,7 @@ import type {
 } from '../services/runtime-configuration.js'
 import type { ExecutionRecord } from '../storage/records.js'
 import type { ExecutionRepository } from '../storage/store.js'
-import { presentedKey } from './auth/api-key.js'
+import { lookupApiKey, presentedKey } from './auth/api-key.js'
 import { sendGatewayResponse, splitUrl } from './business-plugin.js'
 import type { ExecutionRecorder } from './execution-recorder.js'
 import { errorResponse, jsonResponse, type GatewayResponse } from './http-types.js'
@@ -322,9 +321,8 @@ function authenticate(
       ),
     )
   }
-  const digest = createHash('sha256').update(key).digest()
-  const entry = runtime.apiKeys.get(digest.toString('hex'))
-  if (entry === undefined || !timingSafeEqual(digest, Buffer.from(entry.sha256, 'hex'))) {
+  const entry = lookupApiKey(runtime.apiKeys, key)
+  if (entry === undefined) {
     return refuse(
       errorResponse(401, 'AUTH_INVALID_CREDENTIALS', 'The API key is not valid', {}, challenge),
     )

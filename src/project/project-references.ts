@@ -129,9 +129,9 @@ function checkApplication(
     if (deployment.response) checkResponse(deployment.response, [...d, 'response'], problems)
   })
 
+  for (const found of settingsWarnings(app))
+    problems.push(warning([...at, ...found.at], found.message))
   const auth = app.authentication ?? []
-  if (auth.length === 0)
-    problems.push(warning([...at, 'name'], `application ${app.name}: every endpoint is public`))
   const types = new Set<string>()
   auth.forEach((mechanism, i) => {
     const a = [...at, 'authentication', i]
@@ -156,20 +156,43 @@ function checkApplication(
           `${where}: workflow authentication names unknown endpoint '${mechanism.endpoint}'`,
         ),
       )
-      return
     }
-    const candidates =
+  })
+}
+
+/**
+ * SPEC 3 and 6 settings warnings: a public application; a workflow authentication pointing at
+ * a stage/endpoint pair with no deployment (for `current`, each stage lacking one). `at` is
+ * the place in the application. Shared by `flowgate validate` and the admin API.
+ */
+export function settingsWarnings(
+  app: ApplicationDocument,
+): { at: DocumentPath; message: string }[] {
+  const auth = app.authentication ?? []
+  const found: { at: DocumentPath; message: string }[] = []
+  if (auth.length === 0)
+    found.push({ at: ['name'], message: `application ${app.name}: every endpoint is public` })
+  const endpoints = new Set((app.endpoints ?? []).map((e) => e.name))
+  const deployed = new Set((app.deployments ?? []).map((d) => `${d.stage}/${d.endpoint}`))
+  auth.forEach((mechanism, i) => {
+    // Unknown endpoints and stages are errors of their own, reported by the reference checks.
+    if (mechanism.type !== 'workflow' || !endpoints.has(mechanism.endpoint)) return
+    const stages =
       mechanism.stage === 'current'
-        ? [...stages]
-        : stages.has(mechanism.stage)
+        ? app.stages
+        : app.stages.includes(mechanism.stage)
           ? [mechanism.stage]
           : []
-    for (const stage of candidates) {
+    for (const stage of stages) {
       if (!deployed.has(`${stage}/${mechanism.endpoint}`)) {
-        problems.push(warning(a, authenticationWarning(app.name, stage, mechanism.endpoint)))
+        found.push({
+          at: ['authentication', i],
+          message: authenticationWarning(app.name, stage, mechanism.endpoint),
+        })
       }
     }
   })
+  return found
 }
 
 /** The settings warning of seed 4.1, shared with the admin API. */

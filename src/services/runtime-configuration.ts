@@ -7,7 +7,7 @@ import type { CompiledFlow } from '../engine/definition.js'
 import type { FlowRegistry } from '../engine/flow-registry.js'
 import { loadFlowText } from '../project/load-flow.js'
 import type { ApplicationDocument } from '../project/project-model.js'
-import { authenticationWarning } from '../project/project-references.js'
+import { settingsWarnings } from '../project/project-references.js'
 import { formatDiagnostic } from '../project/source-document.js'
 import type { StoredConfiguration } from '../storage/records.js'
 
@@ -117,20 +117,7 @@ export function buildRuntimeConfiguration(
   return { revision: stored.revision, projects, apiKeys, applications, problems }
 }
 
-/** SPEC 3 and 6: public applications, workflow authentication with no deployment behind it. */
+/** The settings warnings of an application (SPEC 3 and 6), as the admin API shows them. */
 export function applicationWarnings(app: ApplicationDocument): string[] {
-  const warnings: string[] = []
-  const auth = app.authentication ?? []
-  if (auth.length === 0) warnings.push(`application ${app.name}: every endpoint is public`)
-  const deployed = new Set((app.deployments ?? []).map((d) => `${d.stage}/${d.endpoint}`))
-  for (const mechanism of auth) {
-    if (mechanism.type !== 'workflow') continue
-    const stages = mechanism.stage === 'current' ? app.stages : [mechanism.stage]
-    for (const stage of stages) {
-      if (!deployed.has(`${stage}/${mechanism.endpoint}`)) {
-        warnings.push(authenticationWarning(app.name, stage, mechanism.endpoint))
-      }
-    }
-  }
-  return warnings
+  return settingsWarnings(app).map((w) => w.message)
 }

@@ -42,23 +42,30 @@ export function apiKeyAuthenticator(
     authenticate(attempt) {
       const key = presentedKey(attempt.request.headers['x-api-key'], attempt.request.query.api_key)
       if (key === undefined) return missing
-      const digest = createHash('sha256').update(key).digest()
-      const entry = keys.get(digest.toString('hex'))
-      // The map is keyed by a hash, so its lookup time says nothing about the key itself;
-      // the final comparison is constant-time all the same.
-      if (
-        entry === undefined ||
-        entry.project !== project ||
-        !timingSafeEqual(digest, Buffer.from(entry.sha256, 'hex'))
-      ) {
-        return unknown
-      }
+      const entry = lookupApiKey(keys, key)
+      if (entry === undefined || entry.project !== project) return unknown
       return {
         kind: 'authenticated',
         context: { ...attempt.context, userName: entry.user.name, authorities: entry.user.roles },
       }
     },
   }
+}
+
+/**
+ * The registered key a presented key is, by its sha256. The map is keyed by a hash, so its
+ * lookup time says nothing about the key itself; the final comparison is constant-time all
+ * the same.
+ */
+export function lookupApiKey(
+  keys: ReadonlyMap<string, RuntimeApiKey>,
+  key: string,
+): RuntimeApiKey | undefined {
+  const digest = createHash('sha256').update(key).digest()
+  const entry = keys.get(digest.toString('hex'))
+  return entry !== undefined && timingSafeEqual(digest, Buffer.from(entry.sha256, 'hex'))
+    ? entry
+    : undefined
 }
 
 /** The key a client presented, or undefined when none (or an empty one) was sent. */

@@ -8,7 +8,6 @@
  * expression yields nothing counts as not configured. Headers and content type apply only
  * when ENABLE_INSECURE_MAPPINGS=1. Anything invalid is a flow error (RESPONSE_MAPPING_INVALID).
  */
-import { problem, type Problem } from '../../core/problems.js'
 import { defaultExpressionLimits } from '../../engine/expressions/guards.js'
 import { compileTemplate, type Template } from '../../engine/expressions/template.js'
 import { FlowFailure } from '../../engine/flow-error.js'
@@ -25,22 +24,18 @@ export interface CompiledResponse {
 
 const fields = ['statusCode', 'body', 'format', 'contentType', 'headers'] as const
 
-export function compileResponse(document: ResponseDocument | undefined): {
-  response: CompiledResponse | undefined
-  problems: Problem[]
-} {
-  if (document === undefined) return { response: undefined, problems: [] }
-  const problems: Problem[] = []
-  const compiler = { timeoutMs: 5_000, limits: defaultExpressionLimits, problems }
+/** Compiles a deployment's mapping; its expressions were checked when the project was applied. */
+export function compileResponse(
+  document: ResponseDocument | undefined,
+): CompiledResponse | undefined {
+  if (document === undefined) return undefined
+  const compiler = { timeoutMs: 5_000, limits: defaultExpressionLimits, problems: [] }
   const response: Record<string, Template> = {}
   for (const field of fields) {
     if (document[field] !== undefined)
       response[field] = compileTemplate(document[field], [field], compiler)
   }
-  return {
-    response,
-    problems: problems.length > 0 ? [problem([], problems.map((p) => p.message).join('; '))] : [],
-  }
+  return response
 }
 
 const implicitNames = [

@@ -14,6 +14,7 @@ import type {
 } from '../../services/runtime-configuration.js'
 import { authChain, type AuthChain } from '../auth/chain.js'
 import type { AuthMechanism } from '../auth/types.js'
+import { readsBody } from '../request/inputs.js'
 import { compileResponse, type CompiledResponse } from '../response/response-mapping.js'
 
 export interface DeploymentRoute {
@@ -184,7 +185,7 @@ function buildApplication(
       endpoint,
       flow,
       errorStatusCode: d.errorStatusCode,
-      response: compileResponse(d.response).response,
+      response: compileResponse(d.response),
       label: `${doc.name}/${d.stage}/${d.endpoint}`,
     })
   }
@@ -195,11 +196,9 @@ function buildApplication(
     deployments,
     endpoints,
     auth: authChain([]),
-    authReadsBody: (doc.authentication ?? []).some((a) => {
-      if (a.type !== 'workflow') return false
-      const method = endpoints.get(a.endpoint)?.method
-      return method === 'POST' || method === 'PUT' || method === 'PATCH'
-    }),
+    authReadsBody: (doc.authentication ?? []).some(
+      (a) => a.type === 'workflow' && readsBody(endpoints.get(a.endpoint)?.method ?? 'GET'),
+    ),
   }
   routes.auth = authChain(
     (doc.authentication ?? []).map((definition) => mechanisms(definition, routes, runtime)),
