@@ -7,6 +7,7 @@
 import { uuidv7 } from '../core/ids.js'
 import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
 import { FlowFailure, type FlowError } from '../engine/flow-error.js'
+import { isPromise } from '../engine/expressions/template.js'
 import { runFlow, type RunResult } from '../engine/interpreter.js'
 import type { ExecutionRecord, ExecutionTrigger } from '../storage/records.js'
 import type { RunContext } from './auth/types.js'
@@ -115,12 +116,12 @@ export async function serveDeployment(
     return { response: flowErrorResponse(result.error, route.errorStatusCode ?? 500), executionId }
 
   try {
-    const response = await mapResponse(
+    const mapped = mapResponse(
       route.response,
       { variables: result.variables, outputs: result.outputs, context },
       { insecureMappings: services.insecureMappings },
     )
-    return { response, executionId }
+    return { response: isPromise(mapped) ? await mapped : mapped, executionId }
   } catch (error) {
     const failure =
       error instanceof FlowFailure

@@ -46,7 +46,11 @@ export function apiKeyAuthenticator(
       if (entry === undefined || entry.project !== project) return unknown
       return {
         kind: 'authenticated',
-        context: { ...attempt.context, userName: entry.user.name, authorities: entry.user.roles },
+        // Object.assign: a spread followed by named properties is a slow path in V8.
+        context: Object.assign({}, attempt.context, {
+          userName: entry.user.name,
+          authorities: entry.user.roles,
+        }),
       }
     },
   }

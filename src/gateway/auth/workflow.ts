@@ -148,7 +148,7 @@ export function authenticatedContext(
     }
   } else if ('userName' in outputs || 'authorities' in outputs) {
     // Rule 4: a new context from userName and authorities; the owner's roles do not carry over.
-    context = { ...base, userName: null, authorities: [] }
+    context = Object.assign({}, base, { userName: null, authorities: [] })
   } else {
     // Rule 2: the default context (the owner, or whom an earlier mechanism authenticated).
     return base

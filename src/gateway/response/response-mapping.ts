@@ -71,30 +71,86 @@ function invalid(message: string): FlowFailure {
   return new FlowFailure('RESPONSE_MAPPING_INVALID', message)
 }
 
-export async function mapResponse(
+export interface MappingOptions {
+  readonly insecureMappings: boolean
+  /** Status when none is mapped (200; 401 for a refusing authentication flow). */
+  readonly defaultStatus?: number
+  /** Body when none is mapped (the outputs, response variables left out, by default). */
+  readonly defaultBody?: unknown
+}
+
+/** The mapped value of each field, before checks: configured first, then the implicit output. */
+interface MappedFields {
+  statusCode: unknown
+  body: unknown
+  format: unknown
+  contentType: unknown
+  headers: unknown
+}
+
+/**
+ * Maps a completed run to a response. Without a configured mapping nothing can wait, so the
+ * response is returned as is, without a promise (the common case, on every request); a
+ * configured expression may wait, and then the answer is a promise.
+ */
+export function mapResponse(
   configured: CompiledResponse | undefined,
   run: MappingInput,
-  options: {
-    insecureMappings: boolean
-    /** Status when none is mapped (200; 401 for a refusing authentication flow). */
-    defaultStatus?: number
-    /** Body when none is mapped (the outputs, response variables left out, by default). */
-    defaultBody?: unknown
-  },
-): Promise<GatewayResponse> {
+  options: MappingOptions,
+): GatewayResponse | Promise<GatewayResponse> {
   const { outputs } = run
-  let scope: Record<string, unknown> | undefined
+  if (configured === undefined) {
+    return assembleResponse(
+      {
+        statusCode: outputs.responseStatusCode,
+        body: outputs.responseBody,
+        format: outputs.responseFormat,
+        contentType: outputs.responseContentType,
+        headers: outputs.responseHeaders,
+      },
+      outputs,
+      options,
+    )
+  }
+  return mapConfigured(configured, run, options.insecureMappings).then((fields) =>
+    assembleResponse(fields, outputs, options),
+  )
+}
+
+async function mapConfigured(
+  configured: CompiledResponse,
+  run: MappingInput,
+  insecureMappings: boolean,
+): Promise<MappedFields> {
+  const scope = Object.assign({}, run.variables, {
+    context: run.variables.context ?? run.context,
+  })
   const pick = async (field: (typeof fields)[number], implicit: string): Promise<unknown> => {
-    const template = configured?.[field]
+    const template = configured[field]
     if (template !== undefined) {
-      scope ??= { ...run.variables, context: run.variables.context ?? run.context }
       const value = await template.evaluate(scope)
       if (value !== undefined) return value
     }
-    return outputs[implicit]
+    return run.outputs[implicit]
   }
+  // In this order, and headers and content type only when they may apply: an expression that
+  // fails then is a failed mapping.
+  const statusCode = await pick('statusCode', 'responseStatusCode')
+  const body = await pick('body', 'responseBody')
+  const format = await pick('format', 'responseFormat')
+  if (!insecureMappings)
+    return { statusCode, body, format, headers: undefined, contentType: undefined }
+  const headers = await pick('headers', 'responseHeaders')
+  const contentType = await pick('contentType', 'responseContentType')
+  return { statusCode, body, format, headers, contentType }
+}
 
-  const statusValue = await pick('statusCode', 'responseStatusCode')
+function assembleResponse(
+  mapped: MappedFields,
+  outputs: Record<string, unknown>,
+  options: MappingOptions,
+): GatewayResponse {
+  const statusValue = mapped.statusCode
   let status = options.defaultStatus ?? 200
   if (statusValue !== undefined && statusValue !== null) {
     if (
@@ -110,10 +166,10 @@ export async function mapResponse(
     status = statusValue
   }
 
-  let body = await pick('body', 'responseBody')
+  let body = mapped.body
   if (body === undefined) body = options.defaultBody ?? withoutResponseVariables(outputs)
 
-  const formatValue = (await pick('format', 'responseFormat')) ?? 'JSON'
+  const formatValue = mapped.format ?? 'JSON'
   const headers: Record<string, string> = {}
   let payload: string | Buffer
   switch (formatValue) {
@@ -139,16 +195,16 @@ export async function mapResponse(
   }
 
   if (options.insecureMappings) {
-    const mapped = await pick('headers', 'responseHeaders')
-    if (mapped !== undefined && mapped !== null) {
-      if (typeof mapped !== 'object' || Array.isArray(mapped))
+    const mappedHeaders = mapped.headers
+    if (mappedHeaders !== undefined && mappedHeaders !== null) {
+      if (typeof mappedHeaders !== 'object' || Array.isArray(mappedHeaders))
         throw invalid('The response headers must be an object')
-      for (const [name, raw] of Object.entries(mapped as Record<string, unknown>)) {
+      for (const [name, raw] of Object.entries(mappedHeaders as Record<string, unknown>)) {
         if (raw === undefined || raw === null) continue
         setHeader(headers, name, typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? ''))
       }
     }
-    const contentType = await pick('contentType', 'responseContentType')
+    const contentType = mapped.contentType
     if (contentType !== undefined && contentType !== null) {
       if (typeof contentType !== 'string') throw invalid('The response content type must be text')
       setHeader(headers, 'content-type', contentType)
