@@ -209,6 +209,46 @@ export function storeContract(backend: string, options: ContractOptions): void {
       expect(await store.executions.list({ requestId: 'r-9', limit: 10 })).toEqual([failed])
     })
 
+    it('stores a batch mixing business executions and trigger runs with their queue fields', async () => {
+      await open()
+      const business = execution({ id: 'm1' })
+      const triggered = execution({
+        id: 'm2',
+        trigger: 'trigger',
+        application: null,
+        stage: null,
+        endpoint: null,
+        workerGroup: 'batch',
+        attempts: 1,
+        maxAttempts: 1,
+        result: { total: 7.5, items: ['a'] },
+      })
+      const failedRun = execution({
+        id: 'm3',
+        trigger: 'trigger',
+        status: 'failed',
+        errorCode: 'E_X',
+        errorMessage: 'boom',
+        workerGroup: 'default',
+        attempts: 1,
+        maxAttempts: 1,
+        error: { code: 'E_X', message: 'boom', flow: 'a' },
+      })
+      await store.executions.insertMany([business, triggered, failedRun])
+      expect(await store.executions.get('m2')).toMatchObject({
+        workerGroup: 'batch',
+        attempts: 1,
+        result: { total: 7.5, items: ['a'] },
+      })
+      expect(await store.executions.get('m3')).toMatchObject({
+        status: 'failed',
+        error: { code: 'E_X', message: 'boom', flow: 'a' },
+      })
+      const plain = await store.executions.get('m1')
+      expect(plain).toMatchObject({ id: 'm1', trigger: 'http', application: 'shop' })
+      expect(plain?.result ?? null).toBeNull()
+    })
+
     const job = (id: string, overrides: Partial<NewJob> = {}): NewJob => ({
       id,
       requestId: `req-${id}`,

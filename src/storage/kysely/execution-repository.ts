@@ -34,11 +34,8 @@ export class KyselyExecutionRepository implements ExecutionRepository {
     if (query.flow !== undefined) select = select.where('flow', '=', query.flow)
     if (query.projectId !== undefined) select = select.where('project_id', '=', query.projectId)
     if (query.requestId !== undefined) select = select.where('request_id', '=', query.requestId)
-    const rows = await select
-      .orderBy('started_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .execute()
+    // Ids are UUIDv7: id order is creation order (see migration 0003).
+    const rows = await select.orderBy('id', 'desc').limit(query.limit).execute()
     return rows.map(fromRow)
   }
 

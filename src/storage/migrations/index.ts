@@ -179,9 +179,27 @@ const queue: Migration = {
   },
 }
 
+/**
+ * Leaner execution indexes: ids are UUIDv7 (time-ordered, made when the execution starts or is
+ * queued), so newest-first is id order and the primary key serves it; the flow filter needs
+ * (flow, id) only. One index fewer to update per recorded execution, on the hot path.
+ */
+const leanExecutionIndexes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.dropIndex('executions_started').execute()
+    await db.schema.dropIndex('executions_flow_started').execute()
+    await db.schema
+      .createIndex('executions_flow')
+      .on('executions')
+      .columns(['flow', 'id'])
+      .execute()
+  },
+}
+
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_queue': queue,
+  '0003_lean_execution_indexes': leanExecutionIndexes,
 }
 
 export const migrationProvider: MigrationProvider = {

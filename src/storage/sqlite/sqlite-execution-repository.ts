@@ -32,6 +32,8 @@ const columns = [
   'duration_ms',
   'error_code',
   'error_message',
+  // The queue's columns: null for executions of business endpoints, which then bind only the
+  // columns above (fewer bound values on every recorded request).
   'worker_group',
   'attempts',
   'max_attempts',
@@ -39,7 +41,11 @@ const columns = [
   'error',
 ] as const
 
-const insertSql = `insert into executions (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`
+const baseColumns = columns.slice(0, columns.indexOf('worker_group'))
+const queueColumns = columns.slice(baseColumns.length)
+const insertSql = (names: readonly string[]) =>
+  `insert into executions (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`
+const statements = { base: insertSql(baseColumns), full: insertSql(columns) }
 
 /** The writer thread, as source: it must run from sources (tests) and from the build alike. */
 const writerSource = `
@@ -49,8 +55,11 @@ const db = new Database(workerData.file)
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = NORMAL')
 db.pragma('busy_timeout = 5000')
-const insert = db.prepare(workerData.sql)
-const insertAll = db.transaction((rows) => { for (const row of rows) insert.run(row) })
+const base = db.prepare(workerData.sql.base)
+const full = db.prepare(workerData.sql.full)
+const insertAll = db.transaction((rows) => {
+  for (const row of rows) (row.length === workerData.fullLength ? full : base).run(row)
+})
 parentPort.on('message', (message) => {
   if (message.close) { db.close(); parentPort.postMessage({ closed: true }); return }
   try {
@@ -76,9 +85,10 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
   constructor(db: Kysely<Database>, raw: SQLiteDatabase, file: string) {
     super(db)
     if (file === ':memory:') {
-      const insert = raw.prepare(insertSql)
+      const base = raw.prepare(statements.base)
+      const full = raw.prepare(statements.full)
       this.writeInPlace = raw.transaction((rows: unknown[][]) => {
-        for (const row of rows) insert.run(row)
+        for (const row of rows) (row.length === columns.length ? full : base).run(row)
       })
       return
     }
@@ -86,7 +96,8 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
       eval: true,
       workerData: {
         file,
-        sql: insertSql,
+        sql: statements,
+        fullLength: columns.length,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       },
     })
@@ -109,7 +120,10 @@ export class SqliteExecutionRepository extends KyselyExecutionRepository {
     if (records.length === 0) return Promise.resolve()
     const rows = records.map((record) => {
       const row: Row = toRow(record)
-      return columns.map((column) => row[column])
+      const queued = queueColumns.some(
+        (column) => row[column] !== null && row[column] !== undefined,
+      )
+      return (queued ? columns : baseColumns).map((column) => row[column])
     })
     if (this.writeInPlace) {
       try {
