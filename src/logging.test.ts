@@ -76,3 +76,46 @@ describe('BatchedDestination', () => {
     expect(lines.at(-1)).toBe('line 999')
   })
 })
+
+describe('requestLogger', () => {
+  it('writes the line pino would write for the same fields, escaped, at info and above only', async () => {
+    const { createLogger, requestLogger } = await import('./logging.js')
+    const { Writable } = await import('node:stream')
+    const lines: string[] = []
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString())
+        callback()
+      },
+    })
+    const logger = createLogger({ level: 'info', destination })
+    const fields = {
+      reqId: 'r-1',
+      method: 'POST',
+      url: '/shop/prod/a?q="x"\n',
+      route: 'shop/prod/a',
+      status: 201,
+      durationMs: 0.123,
+      executionId: 'e-1',
+    }
+    requestLogger(logger)(fields)
+    logger.child({}, { redact: { paths: [], censor: '' } }).info(fields, 'request')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(lines).toHaveLength(2)
+    const ours = JSON.parse(lines[0]!) as Record<string, unknown>
+    const pinos = JSON.parse(lines[1]!) as Record<string, unknown>
+    expect(typeof ours.time).toBe('number')
+    expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 })
+    expect(Object.keys(ours)).toEqual(Object.keys(pinos))
+
+    requestLogger(logger)({ ...fields, route: undefined, executionId: undefined })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(JSON.parse(lines[2]!)).not.toHaveProperty('route')
+    expect(JSON.parse(lines[2]!)).not.toHaveProperty('executionId')
+
+    logger.level = 'warn'
+    requestLogger(logger)(fields)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(lines).toHaveLength(3)
+  })
+})

@@ -116,3 +116,38 @@ export class BatchedDestination implements DestinationStream {
     this.target.write(chunk)
   }
 }
+
+/** One line per request (the access log). */
+export interface RequestLine {
+  readonly reqId: string
+  readonly method: string
+  /** Already redacted. */
+  readonly url: string
+  readonly route: string | undefined
+  readonly status: number
+  readonly durationMs: number
+  readonly executionId: string | undefined
+}
+
+/**
+ * Writes the request line straight to the logger's destination, in pino's own layout (level,
+ * time, the logger's bindings, the fields, msg): pino's generic path (a child, serializers, a
+ * stringifier per field) cost about 2.5 µs per request (measured), this a tenth of it. Strings
+ * go through JSON.stringify, so any value is escaped as pino would.
+ */
+export function requestLogger(logger: Logger): (line: RequestLine) => void {
+  const internals = logger as unknown as Record<symbol, unknown>
+  const stream = internals[pino.symbols.streamSym] as { write(line: string): unknown }
+  const bindings = internals[pino.symbols.chindingsSym] as string
+  const level = logger.levels.values.info!
+  const text = JSON.stringify
+  return (line) => {
+    if (!logger.isLevelEnabled('info')) return
+    const route = line.route === undefined ? '' : `,"route":${text(line.route)}`
+    const execution =
+      line.executionId === undefined ? '' : `,"executionId":${text(line.executionId)}`
+    stream.write(
+      `{"level":${level},"time":${Date.now()}${bindings},"reqId":${text(line.reqId)},"method":${text(line.method)},"url":${text(line.url)}${route},"status":${line.status},"durationMs":${line.durationMs}${execution},"msg":"request"}\n`,
+    )
+  }
+}

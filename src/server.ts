@@ -18,6 +18,7 @@ import { adminPlugin } from './admin/admin-plugin.js'
 import type { ServerConfig } from './config.js'
 import { AppError } from './core/errors.js'
 import { uuidv7 } from './core/ids.js'
+import { requestLogger } from './logging.js'
 import type { FetchLike } from './engine/blocks/block.js'
 import { mechanismFactory } from './gateway/auth/mechanisms.js'
 import { businessPlugin } from './gateway/business-plugin.js'
@@ -118,7 +119,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
 
   // The per-request line has fields we build ourselves (the URL with api_key redacted, no
   // headers), so it skips the redaction pass that guards every other log line.
-  const accessLog = logger.child({}, { redact: { paths: [], censor: '' } })
+  const logRequest = requestLogger(logger)
 
   // Typed as Fastify's base logger so that the instance keeps Fastify's default generics.
   const baseLogger: FastifyBaseLogger = logger
@@ -200,23 +201,20 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
       reply.statusCode,
       durationMs / 1000,
     )
-    accessLog.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: redactUrl(request.url),
-        route:
-          notes === null
-            ? request.routeOptions.url
-            : notes.surface === 'business'
-              ? `${notes.application}/${notes.stage}/${notes.endpoint}`
-              : notes.endpoint,
-        status: reply.statusCode,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        ...(notes?.executionId !== undefined && { executionId: notes.executionId }),
-      },
-      'request',
-    )
+    logRequest({
+      reqId: request.id,
+      method: request.method,
+      url: redactUrl(request.url),
+      route:
+        notes === null
+          ? request.routeOptions.url
+          : notes.surface === 'business'
+            ? `${notes.application}/${notes.stage}/${notes.endpoint}`
+            : notes.endpoint,
+      status: reply.statusCode,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      executionId: notes?.executionId,
+    })
     done()
   })
 

@@ -5,6 +5,7 @@
  * store except through the batched recorder.
  */
 import { uuidv7 } from '../core/ids.js'
+import { isoTime } from '../core/time.js'
 import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
 import { FlowFailure, type FlowError } from '../engine/flow-error.js'
 import { isPromise } from '../engine/expressions/template.js'
@@ -146,8 +147,8 @@ export async function runAndRecord(
   services: GatewayServices,
   timeoutMs?: number,
 ): Promise<{ result: RunResult; executionId: string }> {
-  const executionId = uuidv7()
   const startedAt = Date.now()
+  const executionId = uuidv7(startedAt)
   const started = performance.now()
   const flow = route.flow.compiled
   const cap = timeoutMs ?? services.flowTimeoutMs
@@ -185,8 +186,8 @@ export async function runAndRecord(
     stage: route.stage,
     endpoint: route.endpoint.name,
     status: result.kind === 'completed' ? 'succeeded' : 'failed',
-    startedAt: new Date(startedAt).toISOString(),
-    finishedAt: new Date(startedAt + durationMs).toISOString(),
+    startedAt: isoTime(startedAt),
+    finishedAt: isoTime(startedAt + durationMs),
     durationMs,
     errorCode: result.kind === 'failed' ? result.error.code : null,
     errorMessage: result.kind === 'failed' ? result.error.message : null,

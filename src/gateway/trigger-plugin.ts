@@ -8,6 +8,7 @@
  * and answered 202 with its execution id. Every check happens before anything is queued.
  */
 import { uuidv7 } from '../core/ids.js'
+import { isoTime } from '../core/time.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Job, JobOutcome, JobQueue } from '../queue/queue.js'
 import type { WorkerPool } from '../queue/worker-pool.js'
@@ -402,8 +403,8 @@ function recordOf(job: Job, started: Date, outcome: JobOutcome): ExecutionRecord
     stage: null,
     endpoint: null,
     status: outcome.status,
-    startedAt: started.toISOString(),
-    finishedAt: outcome.finishedAt.toISOString(),
+    startedAt: isoTime(started.getTime()),
+    finishedAt: isoTime(outcome.finishedAt.getTime()),
     durationMs: outcome.durationMs,
     errorCode: outcome.status === 'failed' ? outcome.error.code : null,
     errorMessage: outcome.status === 'failed' ? outcome.error.message : null,
