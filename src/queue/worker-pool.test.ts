@@ -24,12 +24,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 let store: SqliteStore
 afterEach(async () => store?.close())
 
-function pool(runMs: number, concurrency = 2) {
+function pool(runMs: number, concurrency = 2, pollMs = 20) {
   return new WorkerPool(store.queue, {
     groups: ['default'],
     concurrency,
     leaseMs: 5000,
-    pollMs: 20,
+    pollMs,
     heartbeatMs: 100,
     run: async (): Promise<JobOutcome> => {
       await sleep(runMs)
@@ -82,6 +82,39 @@ describe('WorkerPool', () => {
     expect(await workers.runDirect(() => Promise.resolve('second'))).toBeUndefined()
     expect(await slow).toBe('first')
     expect(await workers.runDirect(() => Promise.resolve('third'))).toBe('third')
+    await workers.stop(100)
+  })
+
+  it('starts a job queued while every slot was busy as soon as a synchronous run ends', async () => {
+    store = await SqliteStore.open(mkdtempSync(join(tmpdir(), 'flowgate-pool-')))
+    // Polling every 10 s: only the end of the direct run can start the queued job in time.
+    const workers = pool(10, 1, 10_000)
+    await workers.start()
+    await sleep(50)
+    const slow = workers.runDirect(() => sleep(100).then(() => 'first'))
+    await store.queue.enqueue(job('waiting'))
+    workers.nudge()
+    await slow
+    await sleep(300)
+    expect(await store.executions.get('waiting')).toMatchObject({ status: 'succeeded' })
+    await workers.stop(100)
+  })
+
+  it('does not poll the queue after synchronous runs when no job waits for a slot', async () => {
+    store = await SqliteStore.open(mkdtempSync(join(tmpdir(), 'flowgate-pool-')))
+    let claims = 0
+    const claim = store.queue.claim.bind(store.queue)
+    store.queue.claim = (...args) => {
+      claims++
+      return claim(...args)
+    }
+    const workers = pool(10, 2, 10_000)
+    await workers.start()
+    await sleep(50)
+    const before = claims
+    for (let i = 0; i < 20; i++) await workers.runDirect(() => Promise.resolve(i))
+    await sleep(50)
+    expect(claims).toBe(before)
     await workers.stop(100)
   })
 })

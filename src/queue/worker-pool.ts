@@ -25,6 +25,8 @@ export class WorkerPool {
   readonly info: WorkerInfo
   private readonly running = new Map<string, Promise<void>>()
   private direct = 0
+  /** A poll stopped with every slot busy: queued jobs may be waiting for the next free one. */
+  private full = false
   private stopping = false
   private pollTimer: NodeJS.Timeout | undefined
   private heartbeatTimer: NodeJS.Timeout | undefined
@@ -88,7 +90,9 @@ export class WorkerPool {
       return await task()
     } finally {
       this.direct--
-      this.nudge()
+      // Only when jobs may be waiting for this slot: polling after every synchronous run
+      // cost a claim query per request.
+      if (this.full) this.nudge()
     }
   }
 
@@ -105,7 +109,12 @@ export class WorkerPool {
   }
 
   private async poll(): Promise<void> {
-    while (!this.stopping && this.busy < this.options.concurrency) {
+    this.full = false
+    while (!this.stopping) {
+      if (this.busy >= this.options.concurrency) {
+        this.full = true
+        return
+      }
       let job: Job | undefined
       try {
         job = await this.queue.claim(
