@@ -23,6 +23,7 @@ import type { FetchLike } from './engine/blocks/block.js'
 import { mechanismFactory } from './gateway/auth/mechanisms.js'
 import { businessPlugin } from './gateway/business-plugin.js'
 import { ExecutionRecorder } from './gateway/execution-recorder.js'
+import type { RequestNotes } from './gateway/http-types.js'
 import { GatewayMetrics } from './gateway/metrics.js'
 import { parseJsonBody } from './gateway/request/json-body.js'
 import { redactUrl } from './gateway/request/query-string.js'
@@ -163,6 +164,7 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
     },
   })
   app.decorateRequest('notes', null)
+  app.decorateRequest('executionId', null)
   // Response schemas document the admin API (OpenAPI); they need not be compiled into
   // serializers: that would cost every start-up more than it saves the admin API.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
@@ -183,37 +185,16 @@ export async function buildServer(deps: ServerDependencies): Promise<FlowgateSer
   })
   app.addHook('onResponse', (request, reply, done) => {
     const durationMs = reply.elapsedTime
-    const notes = request.notes
-    metrics.request(
-      notes === null
-        ? {
-            surface: 'system',
-            application: '-',
-            stage: '-',
-            endpoint: request.routeOptions.url ?? '-',
-          }
-        : {
-            surface: notes.surface,
-            application: notes.application,
-            stage: notes.stage,
-            endpoint: notes.endpoint,
-          },
-      reply.statusCode,
-      durationMs / 1000,
-    )
+    const notes = request.notes ?? systemNotes(request.routeOptions.url)
+    metrics.request(notes, reply.statusCode, durationMs / 1000)
     logRequest({
       reqId: request.id,
       method: request.method,
       url: redactUrl(request.url),
-      route:
-        notes === null
-          ? request.routeOptions.url
-          : notes.surface === 'business'
-            ? `${notes.application}/${notes.stage}/${notes.endpoint}`
-            : notes.endpoint,
+      route: request.notes === null ? request.routeOptions.url : notes.route,
       status: reply.statusCode,
       durationMs: Math.round(durationMs * 1000) / 1000,
-      executionId: notes?.executionId,
+      executionId: request.executionId ?? undefined,
     })
     done()
   })
@@ -410,4 +391,22 @@ function mapFrameworkError(
     }
   }
   return undefined
+}
+
+/** Requests no surface routed (health, metrics, 404s): by their Fastify route pattern. */
+const systemNotesByUrl = new Map<string, RequestNotes>()
+function systemNotes(url: string | undefined): RequestNotes {
+  const endpoint = url ?? '-'
+  let notes = systemNotesByUrl.get(endpoint)
+  if (notes === undefined) {
+    notes = Object.freeze({
+      surface: 'system',
+      application: '-',
+      stage: '-',
+      endpoint,
+      route: endpoint,
+    })
+    systemNotesByUrl.set(endpoint, notes)
+  }
+  return notes
 }

@@ -41,13 +41,8 @@ export function adminPlugin(deps: AdminDependencies) {
         : createHash('sha256').update(deps.adminToken).digest()
 
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      request.notes = {
-        surface: 'admin',
-        application: '-',
-        stage: '-',
-        endpoint: request.routeOptions.url ?? '-',
-        executionId: undefined,
-      }
+      const endpoint = request.routeOptions.url ?? '-'
+      request.notes = { surface: 'admin', application: '-', stage: '-', endpoint, route: endpoint }
       if (request.routeOptions.url === '/admin/v1/openapi.json') return
       if (expected === undefined) throw new AppError('ADMIN_DISABLED')
       const header = request.headers.authorization ?? ''

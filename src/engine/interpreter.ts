@@ -6,6 +6,7 @@
  * Blocks return a plain signal when they can finish synchronously and a promise only when an
  * expression or I/O makes them wait, so a step list that needs no await costs no microtask.
  */
+import { BareObject } from '../core/bare-object.js'
 import { uuidv7 } from '../core/ids.js'
 import type { FetchLike, FlowLogger, Frame, RunState, Signal } from './blocks/block.js'
 import { blocks } from './blocks/index.js'
@@ -172,7 +173,7 @@ function createScope(
   request: RunRequest,
   context: Readonly<Record<string, unknown>>,
 ): Scope {
-  const scope: Scope = Object.create(null) as Scope
+  const scope: Scope = new BareObject()
   scope.context = context
   if (flow.wrapBody) scope.body = request.body ?? request.inputs ?? {}
   if (flow.wrapHeaders) scope.headers = request.headers ?? {}

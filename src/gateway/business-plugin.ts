@@ -4,7 +4,12 @@
  * the deployment up in the current route table and hands over to `serveDeployment`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { errorResponse, type GatewayRequest, type GatewayResponse } from './http-types.js'
+import {
+  errorResponse,
+  type GatewayRequest,
+  type GatewayResponse,
+  type RequestNotes,
+} from './http-types.js'
 import { parseJsonBody } from './request/json-body.js'
 import { parseQueryString } from './request/query-string.js'
 import type { RouteTable } from './routing/route-table.js'
@@ -18,18 +23,11 @@ export interface BusinessSurface {
   readonly maxBodyDepth: number
 }
 
-/** What the request log and metrics learn about a request once it was routed. */
-export interface RequestNotes {
-  surface: 'business' | 'trigger' | 'admin' | 'system'
-  application: string
-  stage: string
-  endpoint: string
-  executionId: string | undefined
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     notes: RequestNotes | null
+    /** The execution a request started, for the request line. */
+    executionId: string | null
   }
 }
 
@@ -147,13 +145,7 @@ export function businessPlugin(surface: BusinessSurface) {
             )
           case 'matched': {
             const { route } = lookup
-            request.notes = {
-              surface: 'business',
-              application: route.application.document.name,
-              stage: route.stage,
-              endpoint: route.endpoint.name,
-              executionId: undefined,
-            }
+            request.notes = route.notes
             let gatewayRequest = toGatewayRequest(request, path, query.query)
             if (
               lookup.app.authReadsBody &&
@@ -175,8 +167,10 @@ export function businessPlugin(surface: BusinessSurface) {
               lookup.params,
               surface.services,
             )
-            request.notes.executionId = served.executionId
-            if (served.executionId !== undefined) reply.header('x-execution-id', served.executionId)
+            if (served.executionId !== undefined) {
+              request.executionId = served.executionId
+              reply.header('x-execution-id', served.executionId)
+            }
             return sendGatewayResponse(reply, served.response)
           }
         }

@@ -17,6 +17,19 @@ export interface GatewayRequest {
   readonly requestId: string
 }
 
+/**
+ * What the request log and metrics learn about a request once it was routed. For business
+ * endpoints one object per deployment, made with the route table: nothing per request.
+ */
+export interface RequestNotes {
+  readonly surface: 'business' | 'trigger' | 'admin' | 'system'
+  readonly application: string
+  readonly stage: string
+  readonly endpoint: string
+  /** The request line's `route`: `shop/prod/create-order`, `alice/demo/report`, ... */
+  readonly route: string
+}
+
 export interface GatewayResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>

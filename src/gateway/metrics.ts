@@ -5,14 +5,13 @@
  * URL parts), so a hostile client cannot grow the series without bound.
  */
 import { Registry, collectDefaultMetrics } from 'prom-client'
-import { SeriesCounter, SeriesHistogram } from './metric-series.js'
-
-export interface RequestLabels {
-  readonly surface: 'business' | 'trigger' | 'admin' | 'system'
-  readonly application: string
-  readonly stage: string
-  readonly endpoint: string
-}
+import {
+  SeriesCounter,
+  SeriesHistogram,
+  type CounterSeries,
+  type HistogramSeries,
+} from './metric-series.js'
+import type { RequestNotes } from './http-types.js'
 
 export class GatewayMetrics {
   readonly registry = new Registry()
@@ -42,17 +41,61 @@ export class GatewayMetrics {
       collectDefaultMetrics({ register: this.registry, prefix: 'flowgate_' })
   }
 
-  request(labels: RequestLabels, status: number, seconds: number): void {
-    const key = `${labels.surface}\u0000${labels.application}\u0000${labels.stage}\u0000${labels.endpoint}`
-    this.requests
-      .child(`${key}\u0000${status}`, () => ({ ...labels, status: String(status) }))
-      .inc()
-    this.latency.child(key, () => ({ ...labels })).observe(seconds)
+  // The series of a request, found by its notes: business routes share one notes object per
+  // deployment, so the usual request finds its series without building a key.
+  private readonly byNotes = new WeakMap<RequestNotes, RouteSeries>()
+  // Flow runs: series by flow, then trigger, then outcome, without a key per run.
+  private readonly byFlow = new Map<string, Map<string, Map<string, HistogramSeries>>>()
+
+  request(notes: RequestNotes, status: number, seconds: number): void {
+    let route = this.byNotes.get(notes)
+    if (route === undefined) {
+      const labels = {
+        surface: notes.surface,
+        application: notes.application,
+        stage: notes.stage,
+        endpoint: notes.endpoint,
+      }
+      const key = `${labels.surface}\u0000${labels.application}\u0000${labels.stage}\u0000${labels.endpoint}`
+      route = { key, labels, latency: this.latency.child(key, () => labels), counts: new Map() }
+      this.byNotes.set(notes, route)
+    }
+    let count = route.counts.get(status)
+    if (count === undefined) {
+      const { labels } = route
+      count = this.requests.child(`${route.key}\u0000${status}`, () => ({
+        ...labels,
+        status: String(status),
+      }))
+      route.counts.set(status, count)
+    }
+    count.inc()
+    route.latency.observe(seconds)
   }
 
   flowRun(flow: string, trigger: string, outcome: 'succeeded' | 'failed', seconds: number): void {
-    this.runs
-      .child(`${flow}\u0000${trigger}\u0000${outcome}`, () => ({ flow, trigger, outcome }))
-      .observe(seconds)
+    let byTrigger = this.byFlow.get(flow)
+    if (byTrigger === undefined)
+      this.byFlow.set(flow, (byTrigger = new Map<string, Map<string, HistogramSeries>>()))
+    let byOutcome = byTrigger.get(trigger)
+    if (byOutcome === undefined)
+      byTrigger.set(trigger, (byOutcome = new Map<string, HistogramSeries>()))
+    let series = byOutcome.get(outcome)
+    if (series === undefined) {
+      series = this.runs.child(`${flow}\u0000${trigger}\u0000${outcome}`, () => ({
+        flow,
+        trigger,
+        outcome,
+      }))
+      byOutcome.set(outcome, series)
+    }
+    series.observe(seconds)
   }
+}
+
+interface RouteSeries {
+  readonly key: string
+  readonly labels: Readonly<Record<string, string>>
+  readonly latency: HistogramSeries
+  readonly counts: Map<number, CounterSeries>
 }

@@ -23,7 +23,12 @@ import type { ExecutionRepository } from '../storage/store.js'
 import { lookupApiKey, presentedKey } from './auth/api-key.js'
 import { sendGatewayResponse, splitUrl } from './business-plugin.js'
 import type { ExecutionRecorder } from './execution-recorder.js'
-import { errorResponse, jsonResponse, type GatewayResponse } from './http-types.js'
+import {
+  errorResponse,
+  jsonResponse,
+  type GatewayResponse,
+  type RequestNotes,
+} from './http-types.js'
 import { parseQueryString } from './request/query-string.js'
 import { flowErrorResponse } from './serve-deployment.js'
 
@@ -51,19 +56,37 @@ const refuse = (response: GatewayResponse): { ok: false; response: GatewayRespon
   response,
 })
 
+const triggerNotes: RequestNotes = Object.freeze({
+  surface: 'trigger',
+  application: '-',
+  stage: '-',
+  endpoint: '-',
+  route: '-',
+})
+// One notes object per flow of a loaded configuration, as for business routes (metrics find
+// their series by it).
+const notesByFlow = new WeakMap<object, RequestNotes>()
+function notesOf(flow: object, endpoint: string): RequestNotes {
+  let notes = notesByFlow.get(flow)
+  if (notes === undefined) {
+    notes = Object.freeze({ ...triggerNotes, endpoint, route: endpoint })
+    notesByFlow.set(flow, notes)
+  }
+  return notes
+}
+const executionNotes: RequestNotes = Object.freeze({
+  ...triggerNotes,
+  endpoint: 'executions',
+  route: 'executions',
+})
+
 export function triggerPlugin(surface: TriggerSurface) {
   return function register(app: FastifyInstance): void {
     app.route<{ Params: { owner: string; project: string; flow: string } }>({
       method: ['GET', 'POST'],
       url: '/api/v1/trigger/:owner/:project/:flow',
       handler: async (request, reply) => {
-        request.notes = {
-          surface: 'trigger',
-          application: '-',
-          stage: '-',
-          endpoint: '-',
-          executionId: undefined,
-        }
+        request.notes = triggerNotes
         const response = await trigger(surface, request, reply)
         return sendGatewayResponse(reply, response)
       },
@@ -84,13 +107,7 @@ export function triggerPlugin(surface: TriggerSurface) {
         ),
     })
     app.get<{ Params: { id: string } }>('/api/v1/executions/:id', async (request, reply) => {
-      request.notes = {
-        surface: 'trigger',
-        application: '-',
-        stage: '-',
-        endpoint: 'executions',
-        executionId: undefined,
-      }
+      request.notes = executionNotes
       return sendGatewayResponse(reply, await execution(surface, request))
     })
   }
@@ -114,7 +131,7 @@ async function trigger(
   const flow = project.flows.get(flowName)
   if (flow === undefined)
     return errorResponse(404, 'FLOW_NOT_FOUND', `No flow '${flowName}' in project ${project.id}`)
-  request.notes!.endpoint = `${project.id}/${flowName}`
+  request.notes = notesOf(flow, `${project.id}/${flowName}`)
 
   const sync = parseSync(query.sync)
   if (!sync.ok) return sync.response
@@ -161,7 +178,7 @@ async function trigger(
     },
     queuedAt: new Date(),
   }
-  request.notes!.executionId = job.id
+  request.executionId = job.id
   void reply.header('x-execution-id', job.id)
 
   if (!sync.value) {

@@ -62,6 +62,21 @@ describe('seed 4.2 / SPEC 7: POST', () => {
     })
   })
 
+  it('counts and logs trigger requests by project and flow, with their execution id', async () => {
+    const response = await post('alice/demo/echo?api_key=alice-key&sync=true', { input: 'm' })
+    const executionId = response.headers.get('x-execution-id')
+    const metrics = await (await fetch(`${base}/metrics`)).text()
+    expect(metrics).toMatch(
+      /flowgate_http_requests_total\{surface="trigger",application="-",stage="-",endpoint="alice\/demo\/echo",status="200"\} [1-9]/,
+    )
+    await settle(gw)
+    const line = gw.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'request' && l.executionId === executionId)
+    expect(line).toMatchObject({ route: 'alice/demo/echo', status: 200 })
+    expect(String(line?.url)).not.toContain('alice-key')
+  })
+
   it('accepts the key in the x-api-key header too, and sync=1', async () => {
     const response = await post(
       'alice/demo/echo?sync=1',

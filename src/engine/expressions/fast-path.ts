@@ -14,6 +14,7 @@
  * regexes...) is not compiled at all.
  */
 import type jsonata from 'jsonata'
+import { BareObject } from '../../core/bare-object.js'
 import { truthy } from '../blocks/truthy.js'
 
 export const FALLBACK: unique symbol = Symbol('fallback')
@@ -160,7 +161,7 @@ function object(node: Node): FastExpression {
     return [key.value, compile(value)] as const
   })
   return (scope) => {
-    const result = Object.create(null) as Record<string, unknown>
+    const result = new BareObject()
     for (const [key, value] of entries) {
       const v = value(scope)
       if (v === FALLBACK) return FALLBACK

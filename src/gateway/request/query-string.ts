@@ -6,21 +6,12 @@
 export type QueryParse =
   { ok: true; query: Record<string, string> } | { ok: false; message: string }
 
+import { BareObject } from '../../core/bare-object.js'
+
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 
-/**
- * Parameter objects with nothing of Object.prototype above them (no `constructor`, no
- * `toString` for a flow to find), yet in V8's fast mode: `Object.create(null)` makes
- * dictionary-mode objects, slower to fill and to read. Node's own querystring does the same.
- */
-const Parameters = function (this: Record<string, string>) {} as unknown as new () => Record<
-  string,
-  string
->
-Parameters.prototype = Object.create(null) as object
-
 export function parseQueryString(search: string): QueryParse {
-  const query = new Parameters()
+  const query = new BareObject<string>()
   if (search === '') return { ok: true, query }
   for (const part of search.split('&')) {
     if (part === '') continue

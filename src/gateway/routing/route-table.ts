@@ -14,6 +14,7 @@ import type {
 } from '../../services/runtime-configuration.js'
 import { authChain, type AuthChain } from '../auth/chain.js'
 import type { AuthMechanism } from '../auth/types.js'
+import type { RequestNotes } from '../http-types.js'
 import { readsBody } from '../request/inputs.js'
 import { compileResponse, type CompiledResponse } from '../response/response-mapping.js'
 
@@ -26,6 +27,8 @@ export interface DeploymentRoute {
   readonly response: CompiledResponse | undefined
   /** `shop/prod/create-order`: for logs and metrics. */
   readonly label: string
+  /** The request notes of every request it serves. */
+  readonly notes: RequestNotes
 }
 
 export interface ApplicationRoutes {
@@ -179,6 +182,7 @@ function buildApplication(
     const endpoint = endpoints.get(d.endpoint)
     const flow = application.project.flows.get(d.flow)
     if (endpoint === undefined || flow === undefined) continue
+    const label = `${doc.name}/${d.stage}/${d.endpoint}`
     deployments.set(deploymentKey(d.stage, d.endpoint), {
       application,
       stage: d.stage,
@@ -186,7 +190,14 @@ function buildApplication(
       flow,
       errorStatusCode: d.errorStatusCode,
       response: compileResponse(d.response),
-      label: `${doc.name}/${d.stage}/${d.endpoint}`,
+      label,
+      notes: Object.freeze({
+        surface: 'business',
+        application: doc.name,
+        stage: d.stage,
+        endpoint: d.endpoint,
+        route: label,
+      }),
     })
   }
   const routes: { -readonly [K in keyof ApplicationRoutes]: ApplicationRoutes[K] } = {
