@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --workers 2]
+// npm run bench [-- --quick] [-- --workers 2] [-- --unpinned]
 //
 // Measures flowgate's hot path against a bare node:http server doing the equivalent work, in
 // the same run, on this machine. Both servers are up, pinned to core 0, and only one is under
@@ -64,7 +64,8 @@ if (spawnSync('wrk', ['--version']).error) {
 
 // With several gateway processes the server needs both cores: nothing is pinned then, and the
 // load generator shares the machine with the server (the report says so).
-const pinned = twoCores && gatewayWorkers === 1
+// --unpinned measures one process the same way, for a like-for-like scaling figure.
+const pinned = twoCores && gatewayWorkers === 1 && !args.includes('--unpinned')
 const placement = pinned
   ? 'server on core 0, wrk on core 1'
   : 'nothing pinned: server and wrk share the cores'
