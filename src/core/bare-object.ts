@@ -10,3 +10,6 @@
  */
 export const BareObject = function () {} as unknown as new <T = unknown>() => Record<string, T>
 BareObject.prototype = Object.create(null) as object
+
+/** Keys refused in request data: on an ordinary object they reach or replace its prototype. */
+export const prototypeKeys: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])

@@ -6,10 +6,10 @@
  */
 import { uuidv7 } from '../core/ids.js'
 import { isoTime } from '../core/time.js'
-import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
 import { FlowFailure, type FlowError } from '../engine/flow-error.js'
 import { isPromise } from '../engine/expressions/template.js'
 import { runFlow, type RunResult } from '../engine/interpreter.js'
+import { runOptions, type RunEnvironment } from '../services/run-options.js'
 import type { ExecutionRecord, ExecutionTrigger } from '../storage/records.js'
 import type { RunContext } from './auth/types.js'
 import type { ExecutionRecorder } from './execution-recorder.js'
@@ -24,20 +24,17 @@ import {
 import { mapResponse } from './response/response-mapping.js'
 import type { ApplicationRoutes, DeploymentRoute } from './routing/route-table.js'
 
-export interface GatewayServices {
+/** What every request shares; flow runs take their logger, fetch and signal from it. */
+export interface GatewayServices extends RunEnvironment {
   readonly recorder: ExecutionRecorder
   readonly metrics: GatewayMetrics
   readonly insecureMappings: boolean
-  readonly flowLogger: FlowLogger
   /** Audit and error lines (rejections, internal errors). */
   readonly log: (
     level: 'info' | 'warn' | 'error',
     message: string,
     fields: Record<string, unknown>,
   ) => void
-  readonly fetch?: FetchLike
-  /** Aborted when the server shuts down hard. */
-  readonly signal?: AbortSignal
   readonly flowTimeoutMs?: number
 }
 
@@ -152,14 +149,11 @@ export async function runAndRecord(
   const started = performance.now()
   const flow = route.flow.compiled
   const cap = timeoutMs ?? services.flowTimeoutMs
-  const result = await runFlow(flow, runRequest, {
-    registry: route.application.project.registry,
-    executionId,
-    logger: services.flowLogger,
-    ...(services.fetch !== undefined && { fetch: services.fetch }),
-    ...(services.signal !== undefined && { signal: services.signal }),
-    ...(cap !== undefined && { timeoutMs: cap }),
-  })
+  const result = await runFlow(
+    flow,
+    runRequest,
+    runOptions(services, route.application.project.registry, executionId, cap),
+  )
   const durationMs = performance.now() - started
   if (result.kind === 'failed' && result.error.code === 'INTERNAL') {
     services.log('error', 'internal error in a flow run', {

@@ -3,16 +3,13 @@
  * configuration being served has it now, with the inputs, body and context captured when it
  * was triggered. Never throws for the flow's own failure: that is an outcome.
  */
-import type { FetchLike, FlowLogger } from '../engine/blocks/block.js'
 import { runFlow } from '../engine/interpreter.js'
 import type { Job, JobOutcome } from '../queue/queue.js'
+import { runOptions, type RunEnvironment } from './run-options.js'
 import type { RuntimeConfiguration } from './runtime-configuration.js'
 
-export interface JobRunnerDependencies {
+export interface JobRunnerDependencies extends RunEnvironment {
   readonly runtime: () => RuntimeConfiguration | undefined
-  readonly flowLogger: FlowLogger
-  readonly fetch?: FetchLike
-  readonly signal?: AbortSignal
   readonly onRun?: (flow: string, outcome: 'succeeded' | 'failed', seconds: number) => void
 }
 
@@ -40,13 +37,7 @@ export function createJobRunner(deps: JobRunnerDependencies): JobRunner {
     const result = await runFlow(
       flow.compiled,
       { inputs: job.inputs, body: job.body, context: job.context },
-      {
-        registry: project.registry,
-        executionId: job.id,
-        logger: deps.flowLogger,
-        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-        ...(deps.signal !== undefined && { signal: deps.signal }),
-      },
+      runOptions(deps, project.registry, job.id),
     )
     const durationMs = performance.now() - started
     deps.onRun?.(job.flow, result.kind === 'completed' ? 'succeeded' : 'failed', durationMs / 1000)

@@ -4,9 +4,9 @@
  * deep parses fine and then breaks `JSON.stringify` and recursive code) and keys that could
  * reach an object prototype.
  */
-export type BodyParse = { ok: true; value: unknown } | { ok: false; message: string }
+import { prototypeKeys } from '../../core/bare-object.js'
 
-const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+export type BodyParse = { ok: true; value: unknown } | { ok: false; message: string }
 
 export function parseJsonBody(text: string, maxDepth: number): BodyParse {
   if (text.trim() === '') return { ok: true, value: {} }
@@ -31,7 +31,7 @@ function inspect(root: unknown, maxDepth: number): string | undefined {
         if (item !== null && typeof item === 'object') stack.push([item, depth + 1])
     } else {
       for (const key of Object.keys(value as object)) {
-        if (forbiddenKeys.has(key)) return `The body has a forbidden key '${key}'`
+        if (prototypeKeys.has(key)) return `The body has a forbidden key '${key}'`
         const item = (value as Record<string, unknown>)[key]
         if (item !== null && typeof item === 'object') stack.push([item, depth + 1])
       }

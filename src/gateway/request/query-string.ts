@@ -6,9 +6,7 @@
 export type QueryParse =
   { ok: true; query: Record<string, string> } | { ok: false; message: string }
 
-import { BareObject } from '../../core/bare-object.js'
-
-const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+import { BareObject, prototypeKeys } from '../../core/bare-object.js'
 
 export function parseQueryString(search: string): QueryParse {
   const query = new BareObject<string>()
@@ -30,7 +28,7 @@ export function parseQueryString(search: string): QueryParse {
       }
     }
     if (key === '') continue
-    if (forbiddenKeys.has(key))
+    if (prototypeKeys.has(key))
       return { ok: false, message: `The query parameter '${key}' is not allowed` }
     if (Object.hasOwn(query, key))
       return { ok: false, message: `The query parameter '${key}' is repeated` }
