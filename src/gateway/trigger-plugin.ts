@@ -68,7 +68,7 @@ const triggerNotes: RequestNotes = Object.freeze({
 const notesByFlow = new WeakMap<object, RequestNotes>()
 function notesOf(flow: object, endpoint: string): RequestNotes {
   let notes = notesByFlow.get(flow)
-  if (notes === undefined) {
+  if (notes?.endpoint !== endpoint) {
     notes = Object.freeze({ ...triggerNotes, endpoint, route: endpoint })
     notesByFlow.set(flow, notes)
   }
