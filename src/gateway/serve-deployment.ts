@@ -5,12 +5,11 @@
  * store except through the batched recorder.
  */
 import { uuidv7 } from '../core/ids.js'
-import { isoTime } from '../core/time.js'
 import { FlowFailure, type FlowError } from '../engine/flow-error.js'
 import { isPromise } from '../engine/expressions/template.js'
 import { runFlow, type RunResult } from '../engine/interpreter.js'
 import { runOptions, type RunEnvironment } from '../services/run-options.js'
-import type { ExecutionRecord, ExecutionTrigger } from '../storage/records.js'
+import { finishedExecution, type ExecutionTrigger } from '../storage/records.js'
 import type { RunContext } from './auth/types.js'
 import type { ExecutionRecorder } from './execution-recorder.js'
 import { errorResponse, type GatewayRequest, type GatewayResponse } from './http-types.js'
@@ -169,24 +168,23 @@ export async function runAndRecord(
     result.kind === 'completed' ? 'succeeded' : 'failed',
     durationMs / 1000,
   )
-  const record: ExecutionRecord = {
-    id: executionId,
-    requestId,
-    projectId: route.application.project.id,
-    flow: flow.name,
-    flowVersion: route.flow.version,
-    trigger,
-    application: route.application.document.name,
-    stage: route.stage,
-    endpoint: route.endpoint.name,
-    status: result.kind === 'completed' ? 'succeeded' : 'failed',
-    startedAt: isoTime(startedAt),
-    finishedAt: isoTime(startedAt + durationMs),
-    durationMs,
-    errorCode: result.kind === 'failed' ? result.error.code : null,
-    errorMessage: result.kind === 'failed' ? result.error.message : null,
-  }
-  services.recorder.record(record)
+  services.recorder.record(
+    finishedExecution({
+      id: executionId,
+      requestId,
+      projectId: route.application.project.id,
+      flow: flow.name,
+      flowVersion: route.flow.version,
+      trigger,
+      application: route.application.document.name,
+      stage: route.stage,
+      endpoint: route.endpoint.name,
+      startedAt,
+      finishedAt: startedAt + durationMs,
+      durationMs,
+      error: result.kind === 'failed' ? result.error : undefined,
+    }),
+  )
   return { result, executionId }
 }
 

@@ -8,7 +8,6 @@
  * and answered 202 with its execution id. Every check happens before anything is queued.
  */
 import { uuidv7 } from '../core/ids.js'
-import { isoTime } from '../core/time.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Job, JobOutcome, JobQueue } from '../queue/queue.js'
 import type { WorkerPool } from '../queue/worker-pool.js'
@@ -18,7 +17,7 @@ import type {
   RuntimeConfiguration,
   RuntimeProject,
 } from '../services/runtime-configuration.js'
-import type { ExecutionRecord } from '../storage/records.js'
+import { finishedExecution, type ExecutionRecord } from '../storage/records.js'
 import type { ExecutionRepository } from '../storage/store.js'
 import { lookupApiKey, presentedKey } from './auth/api-key.js'
 import { sendGatewayResponse, splitUrl } from './business-plugin.js'
@@ -408,30 +407,28 @@ async function waitForTerminal(
   }
 }
 
+/** A synchronous run made here: one attempt, its result or whole error kept as a queued one's. */
 function recordOf(job: Job, started: Date, outcome: JobOutcome): ExecutionRecord {
-  return {
-    id: job.id,
-    requestId: job.requestId,
-    projectId: job.projectId,
-    flow: job.flow,
-    flowVersion: job.flowVersion,
-    trigger: 'trigger',
-    application: null,
-    stage: null,
-    endpoint: null,
-    status: outcome.status,
-    startedAt: isoTime(started.getTime()),
-    finishedAt: isoTime(outcome.finishedAt.getTime()),
-    durationMs: outcome.durationMs,
-    errorCode: outcome.status === 'failed' ? outcome.error.code : null,
-    errorMessage: outcome.status === 'failed' ? outcome.error.message : null,
-    workerGroup: job.workerGroup,
-    attempts: 1,
-    maxAttempts: 1,
-    ...(outcome.status === 'succeeded'
-      ? { result: outcome.result }
-      : { error: { ...outcome.error } }),
-  }
+  const failed = outcome.status === 'failed'
+  return Object.assign(
+    finishedExecution({
+      id: job.id,
+      requestId: job.requestId,
+      projectId: job.projectId,
+      flow: job.flow,
+      flowVersion: job.flowVersion,
+      trigger: 'trigger',
+      application: null,
+      stage: null,
+      endpoint: null,
+      startedAt: started.getTime(),
+      finishedAt: outcome.finishedAt.getTime(),
+      durationMs: outcome.durationMs,
+      error: failed ? outcome.error : undefined,
+    }),
+    { workerGroup: job.workerGroup, attempts: 1, maxAttempts: 1 },
+    failed ? { error: { ...outcome.error } } : { result: outcome.result },
+  )
 }
 
 function sleep(ms: number): Promise<void> {

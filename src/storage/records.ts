@@ -1,6 +1,7 @@
 /**
  * What the store keeps, in the shapes the rest of flowgate uses (no SQL types here).
  */
+import { isoTime } from '../core/time.js'
 import type { ApplicationDocument, UserDocument, ApiKeyDocument } from '../project/project-model.js'
 
 /** One project as applied: its flowgate.yaml content and the source of every flow. */
@@ -76,6 +77,45 @@ export interface ExecutionRecord {
   readonly result?: unknown
   /** The whole flow error, kept for trigger runs. */
   readonly error?: Readonly<Record<string, unknown>> | null
+}
+
+/** What a record of a finished run is made from; times in epoch milliseconds. */
+export interface FinishedRun {
+  readonly id: string
+  readonly requestId: string
+  readonly projectId: string
+  readonly flow: string
+  readonly flowVersion: number
+  readonly trigger: ExecutionTrigger
+  readonly application: string | null
+  readonly stage: string | null
+  readonly endpoint: string | null
+  readonly startedAt: number
+  readonly finishedAt: number
+  readonly durationMs: number
+  /** Present when the run failed. */
+  readonly error: { readonly code: string; readonly message: string } | undefined
+}
+
+/** The execution record of a finished run (gateway requests and synchronous triggers). */
+export function finishedExecution(run: FinishedRun): ExecutionRecord {
+  return {
+    id: run.id,
+    requestId: run.requestId,
+    projectId: run.projectId,
+    flow: run.flow,
+    flowVersion: run.flowVersion,
+    trigger: run.trigger,
+    application: run.application,
+    stage: run.stage,
+    endpoint: run.endpoint,
+    status: run.error === undefined ? 'succeeded' : 'failed',
+    startedAt: isoTime(run.startedAt),
+    finishedAt: isoTime(run.finishedAt),
+    durationMs: run.durationMs,
+    errorCode: run.error?.code ?? null,
+    errorMessage: run.error?.message ?? null,
+  }
 }
 
 export interface ExecutionQuery {
