@@ -195,7 +195,7 @@ function measure(target, baseline, scenario) {
     const base = summary('baseline', concurrency, baselineSamples, baseline.pid)
     row.baselineRps = base.rps
     row.ratio = round(row.rps / base.rps)
-    rows.push({ row, base })
+    rows.push({ row, baselineSamples })
     console.error(
       `  ${scenario.name} c=${concurrency}: ${row.rps} req/s (baseline ${base.rps}, ratio ${row.ratio.toFixed(2)}), p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms`,
     )
@@ -250,24 +250,18 @@ console.error(`flowgate (ready in ${startupMs} ms), each scenario after a baseli
 const target = { base: `http://127.0.0.1:${flowgatePort}`, pid: flowgate.child.pid }
 const measured = []
 for (const scenario of scenarios) measured.push(...measure(target, baseline, scenario))
+
+// The baseline's rows: every baseline sample of the run, by concurrency (read while the
+// baseline still runs, for its peak RSS).
+const baselineRows = concurrencies.map((concurrency) => {
+  const samples = measured
+    .filter((m) => m.row.concurrency === concurrency)
+    .flatMap((m) => m.baselineSamples)
+  const row = summary('baseline', concurrency, samples, baseline.pid)
+  return { ...row, baselineRps: row.rps, ratio: 1 }
+})
 flowgate.child.kill('SIGTERM')
 baselineServer.child.kill('SIGTERM')
-
-// The baseline's rows: every baseline sample of the run, by concurrency.
-const baselineRows = concurrencies.map((concurrency) => {
-  const bases = measured.filter((m) => m.row.concurrency === concurrency).map((m) => m.base)
-  return {
-    ...bases[0],
-    rps: Math.round(median(bases.map((b) => b.rps))),
-    p50Ms: round(median(bases.map((b) => b.p50Ms))),
-    p99Ms: round(median(bases.map((b) => b.p99Ms))),
-    errors: bases.reduce((n, b) => n + b.errors, 0),
-    non2xx: bases.reduce((n, b) => n + b.non2xx, 0),
-    rssMb: Math.max(...bases.map((b) => b.rssMb)),
-    baselineRps: Math.round(median(bases.map((b) => b.rps))),
-    ratio: 1,
-  }
-})
 const scenariosOut = [...baselineRows, ...measured.map((m) => m.row)]
 const results = {
   node: process.version,

@@ -38,13 +38,15 @@ export function compileResponse(
   return response
 }
 
-const implicitNames = [
-  'responseBody',
-  'responseFormat',
-  'responseContentType',
-  'responseHeaders',
-  'responseStatusCode',
-]
+/** The output variable that maps each field when nothing is configured for it. */
+const implicitName = {
+  statusCode: 'responseStatusCode',
+  body: 'responseBody',
+  format: 'responseFormat',
+  contentType: 'responseContentType',
+  headers: 'responseHeaders',
+} as const satisfies Record<(typeof fields)[number], string>
+const implicitNames = Object.values(implicitName)
 const forbiddenHeaders = new Set([
   'content-length',
   'transfer-encoding',
@@ -102,11 +104,11 @@ export function mapResponse(
   if (configured === undefined) {
     return assembleResponse(
       {
-        statusCode: outputs.responseStatusCode,
-        body: outputs.responseBody,
-        format: outputs.responseFormat,
-        contentType: outputs.responseContentType,
-        headers: outputs.responseHeaders,
+        statusCode: outputs[implicitName.statusCode],
+        body: outputs[implicitName.body],
+        format: outputs[implicitName.format],
+        contentType: outputs[implicitName.contentType],
+        headers: outputs[implicitName.headers],
       },
       outputs,
       options,
@@ -125,23 +127,23 @@ async function mapConfigured(
   const scope = Object.assign({}, run.variables, {
     context: run.variables.context ?? run.context,
   })
-  const pick = async (field: (typeof fields)[number], implicit: string): Promise<unknown> => {
+  const pick = async (field: (typeof fields)[number]): Promise<unknown> => {
     const template = configured[field]
     if (template !== undefined) {
       const value = await template.evaluate(scope)
       if (value !== undefined) return value
     }
-    return run.outputs[implicit]
+    return run.outputs[implicitName[field]]
   }
   // In this order, and headers and content type only when they may apply: an expression that
   // fails then is a failed mapping.
-  const statusCode = await pick('statusCode', 'responseStatusCode')
-  const body = await pick('body', 'responseBody')
-  const format = await pick('format', 'responseFormat')
+  const statusCode = await pick('statusCode')
+  const body = await pick('body')
+  const format = await pick('format')
   if (!insecureMappings)
     return { statusCode, body, format, headers: undefined, contentType: undefined }
-  const headers = await pick('headers', 'responseHeaders')
-  const contentType = await pick('contentType', 'responseContentType')
+  const headers = await pick('headers')
+  const contentType = await pick('contentType')
   return { statusCode, body, format, headers, contentType }
 }
 
